@@ -1,0 +1,240 @@
+"""The target adapter Protocol: how the suites talk to an implementation under test.
+
+A *target* is a small adapter object around one Iceberg implementation (a library, an engine
+through its JVM, ...). It declares which capabilities it has in ``capabilities``; for each
+capability it implements the methods of the matching Protocol below. The suites never call a
+method of a capability the target does not declare: such tests are reported UNSUPPORTED
+(a skip with the reason), never FAIL.
+
+Everything crosses the boundary in language-neutral form:
+
+* types are Iceberg type strings or Appendix C JSON objects (``"decimal(9, 2)"``,
+  ``{"type": "list", ...}``), passed as parsed JSON;
+* values are in the spec's JSON single-value form (``"2017-11-16"``, ``"14.20"``, hex for
+  binary); floats may also be the strings ``"NaN"``, ``"Infinity"``, ``"-Infinity"`` (JSON has
+  no literal for them), and ``-0.0`` is a JSON number;
+* binary data is ``bytes``; files are paths (``str``).
+
+How a target says no: raise :class:`Rejected` (with the implementation's message) when the
+implementation refuses the input, e.g. an invalid schema, or a transform that does not apply
+to a type. Any other exception is a crash and FAILs the test, also on inputs that ought to be
+rejected: a conformance suite must not count an ``AttributeError`` as a correct refusal.
+Raise :class:`Unsupported` for one input the implementation cannot handle although it has the
+capability in general (e.g. a type it has not implemented); that is reported UNSUPPORTED.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+JSON = Any
+
+# --- capabilities -----------------------------------------------------------------------
+HASH = "hash"                      #: 32-bit Murmur3 hash of a value (Appendix B)
+TRANSFORM = "transform"            #: partition transforms applied to values, result types
+BINARY = "binary"                  #: single-value binary serialization (Appendix D)
+VALUE_JSON = "value-json"          #: JSON single-value serialization
+SCHEMA_JSON = "schema-json"        #: types and schemas from/to JSON (Appendix C)
+PARTITION_SPEC_JSON = "partition-spec-json"  #: partition specs from/to JSON
+METADATA = "metadata"              #: table metadata JSON read (and written back)
+MANIFEST_READ = "manifest-read"    #: manifest and manifest-list Avro files read
+MANIFEST_WRITE = "manifest-write"  #: manifest and manifest-list Avro files written
+PUFFIN_READ = "puffin-read"        #: Puffin files read
+PUFFIN_WRITE = "puffin-write"      #: Puffin files written
+TABLE_SCAN = "table-scan"          #: rows of a table snapshot read
+
+ALL_CAPABILITIES = (
+    HASH, TRANSFORM, BINARY, VALUE_JSON, SCHEMA_JSON, PARTITION_SPEC_JSON, METADATA,
+    MANIFEST_READ, MANIFEST_WRITE, PUFFIN_READ, PUFFIN_WRITE, TABLE_SCAN,
+)
+
+
+class Rejected(Exception):
+    """The implementation refused the input. ``rule`` is set when the target knows one."""
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+class Unsupported(Exception):
+    """The implementation cannot handle this particular input (reported UNSUPPORTED)."""
+
+
+@runtime_checkable
+class Target(Protocol):
+    """What every adapter has: a name, the implementation's version, its capabilities."""
+
+    name: ClassVar[str]
+    capabilities: ClassVar[frozenset[str]]
+
+    @property
+    def version(self) -> str:
+        """The implementation's version string, shown in the report header."""
+        ...
+
+
+@runtime_checkable
+class Hashing(Protocol):
+    """Capability ``hash``."""
+
+    def hash(self, type_: JSON, value: JSON) -> int:
+        """The signed 32-bit Murmur3 hash (x86, seed 0) of ``value`` of type ``type_``."""
+        ...
+
+
+@runtime_checkable
+class Transforming(Protocol):
+    """Capability ``transform``."""
+
+    def transform(self, transform: str, type_: JSON, value: JSON) -> JSON:
+        """Apply ``transform`` (its string form, e.g. ``"bucket[16]"``) to ``value``.
+
+        Returns the result in JSON single-value form of the result type (``None`` for null).
+        Raises :class:`Rejected` when the transform does not apply to ``type_``.
+        """
+        ...
+
+    def result_type(self, transform: str, type_: JSON) -> JSON:
+        """The transform's result type for source type ``type_``, or :class:`Rejected`."""
+        ...
+
+
+@runtime_checkable
+class BinarySerializing(Protocol):
+    """Capability ``binary``."""
+
+    def to_bytes(self, type_: JSON, value: JSON) -> bytes:
+        """Appendix D single-value binary form of ``value``."""
+        ...
+
+    def from_bytes(self, type_: JSON, data: bytes) -> JSON:
+        """The value (JSON single-value form) of Appendix D ``data``."""
+        ...
+
+
+@runtime_checkable
+class ValueJson(Protocol):
+    """Capability ``value-json``."""
+
+    def value_json_roundtrip(self, type_: JSON, value: JSON) -> JSON:
+        """Parse the JSON single-value ``value`` into the implementation's value and write it
+        back to JSON. Raises :class:`Rejected` for a value the spec does not allow."""
+        ...
+
+
+@runtime_checkable
+class SchemaJson(Protocol):
+    """Capability ``schema-json``."""
+
+    def type_json_roundtrip(self, type_: JSON) -> JSON:
+        """Parse a type from its JSON form and write it back."""
+        ...
+
+    def schema_json_roundtrip(self, schema: JSON, format_version: int) -> JSON:
+        """Parse a schema (JSON object) for a table of ``format_version`` and write it back.
+
+        Raises :class:`Rejected` for a schema the spec does not allow."""
+        ...
+
+
+@runtime_checkable
+class PartitionSpecJson(Protocol):
+    """Capability ``partition-spec-json``."""
+
+    def partition_spec_json_roundtrip(self, spec: JSON, schema: JSON, format_version: int) -> JSON:
+        """Parse a partition spec bound to ``schema`` and write it back, or :class:`Rejected`."""
+        ...
+
+
+@runtime_checkable
+class MetadataReading(Protocol):
+    """Capability ``metadata``."""
+
+    def read_table_metadata(self, path: str) -> JSON:
+        """Read a table metadata JSON file; return the metadata as the target writes it back.
+
+        Raises :class:`Rejected` for metadata the spec does not allow."""
+        ...
+
+
+@runtime_checkable
+class ManifestReading(Protocol):
+    """Capability ``manifest-read``. Entries are returned in the decoded form of the vector
+    sidecars (see ``vectors/README.md``)."""
+
+    def read_manifest_list(self, path: str, format_version: int) -> list[JSON]:
+        ...
+
+    def read_manifest(self, path: str, format_version: int) -> list[JSON]:
+        ...
+
+
+@runtime_checkable
+class ManifestWriting(Protocol):
+    """Capability ``manifest-write``: write the decoded form back to Avro at ``path``."""
+
+    def write_manifest(self, path: str, manifest: JSON) -> None:
+        ...
+
+    def write_manifest_list(self, path: str, manifest_list: JSON) -> None:
+        ...
+
+
+@runtime_checkable
+class PuffinReading(Protocol):
+    """Capability ``puffin-read``."""
+
+    def read_puffin(self, path: str) -> JSON:
+        """Footer metadata and decoded blobs of a Puffin file (the sidecar form), or
+        :class:`Rejected` for an invalid file."""
+        ...
+
+
+@runtime_checkable
+class PuffinWriting(Protocol):
+    """Capability ``puffin-write``."""
+
+    def write_puffin(self, path: str, content: JSON) -> None:
+        ...
+
+
+@runtime_checkable
+class TableScanning(Protocol):
+    """Capability ``table-scan``."""
+
+    def scan(self, metadata_path: str, snapshot_id: int | None) -> list[dict[str, JSON]]:
+        """All rows of the snapshot (current when ``None``), values in JSON single-value form."""
+        ...
+
+
+CAPABILITY_PROTOCOLS: dict[str, type] = {
+    HASH: Hashing,
+    TRANSFORM: Transforming,
+    BINARY: BinarySerializing,
+    VALUE_JSON: ValueJson,
+    SCHEMA_JSON: SchemaJson,
+    PARTITION_SPEC_JSON: PartitionSpecJson,
+    METADATA: MetadataReading,
+    MANIFEST_READ: ManifestReading,
+    MANIFEST_WRITE: ManifestWriting,
+    PUFFIN_READ: PuffinReading,
+    PUFFIN_WRITE: PuffinWriting,
+    TABLE_SCAN: TableScanning,
+}
+
+
+def check_adapter(target: object) -> list[str]:
+    """Problems with an adapter object: missing attributes, or a declared capability whose
+    methods are missing. ``[]`` when it conforms."""
+    problems = []
+    if not isinstance(target, Target):
+        problems.append("it lacks name, capabilities or version (see suites.api.Target)")
+        return problems
+    for cap in sorted(target.capabilities):
+        proto = CAPABILITY_PROTOCOLS.get(cap)
+        if proto is None:
+            problems.append(f"capability {cap!r} is unknown; known: {', '.join(ALL_CAPABILITIES)}")
+        elif not isinstance(target, proto):
+            problems.append(f"declares {cap!r} but does not implement {proto.__name__}")
+    return problems

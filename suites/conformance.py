@@ -1,0 +1,128 @@
+"""What a suite test calls: run one vector case against a target and judge the result.
+
+``run_case`` calls the target, turns :class:`~suites.api.Unsupported` into an UNSUPPORTED
+skip, and checks the outcome against the case: an expected value must be returned (and equal),
+an expected error must be a :class:`~suites.api.Rejected` (never a crash). Failure messages
+name the vector file, the case, the spec clause, the expected and the actual value.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import traceback
+from typing import Any, Callable
+
+import pytest
+
+from suites.api import Rejected, Unsupported
+from suites.vectors import Case
+
+UNSUPPORTED = "UNSUPPORTED"
+
+
+def unsupported(target_name: str, what: str) -> None:
+    """Skip the running test as UNSUPPORTED (a capability or input the target lacks)."""
+    pytest.skip(f"{UNSUPPORTED}: {target_name}: {what}")
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bytes):
+        return value.hex() if value else "(empty bytes)"
+    try:
+        return json.dumps(value, sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def describe(case: Case, target_name: str) -> str:
+    """The header every failure message starts with."""
+    lines = [
+        f"target:   {target_name}",
+        f"vector:   {case.where()}",
+        f"case:     {case.description}",
+        f"spec:     {case.clause()}",
+    ]
+    for s in case.spec:
+        if s.get("quote"):
+            lines.append(f"          > {s['quote']}")
+    lines.append(f"input:    {_show(case.input)}")
+    if case.erratum:
+        lines.append(f"erratum:  seed says {case.erratum['seed_says']!r}; correct: {case.erratum['correct']}")
+    return "\n".join(lines)
+
+
+def fail(case: Case, target_name: str, problem: str, **values: Any) -> None:
+    __tracebackhide__ = True
+    body = [describe(case, target_name), f"problem:  {problem}"]
+    for k, v in values.items():
+        body.append(f"{k + ':':<9} {_show(v)}")
+    pytest.fail("\n".join(body), pytrace=False)
+
+
+def values_equal(expected: Any, actual: Any) -> bool:
+    """JSON equality where NaN equals NaN, -0.0 differs from 0.0, and 1 differs from True."""
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return type(expected) is type(actual) and expected == actual
+    if isinstance(expected, float) or isinstance(actual, float):
+        if not isinstance(actual, (int, float)) or not isinstance(expected, (int, float)):
+            return False
+        if math.isnan(expected) or math.isnan(actual):
+            return math.isnan(expected) and math.isnan(actual)
+        return float(expected) == float(actual) and math.copysign(1, expected) == math.copysign(1, actual)
+    if isinstance(expected, dict):
+        return (isinstance(actual, dict) and expected.keys() == actual.keys()
+                and all(values_equal(expected[k], actual[k]) for k in expected))
+    if isinstance(expected, list):
+        return (isinstance(actual, (list, tuple)) and len(expected) == len(actual)
+                and all(values_equal(e, a) for e, a in zip(expected, actual)))
+    return type(expected) is type(actual) and expected == actual
+
+
+def run_case(
+    case: Case,
+    target_name: str,
+    call: Callable[[], Any],
+    *,
+    expected: Any = None,
+    equal: Callable[[Any, Any], bool] = values_equal,
+    reports_rules: bool = False,
+    check: bool = True,
+) -> Any:
+    """Run ``call`` (the target's operation on the case input) and judge it against the case.
+
+    ``expected`` overrides ``case.expected`` (e.g. a hash turned into a bucket). With
+    ``check=False`` only the error/no-error outcome is judged and the result is returned for
+    the caller to compare. ``reports_rules``: the target names the rule it rejects by, so the
+    rule must match the case's.
+    """
+    __tracebackhide__ = True
+    try:
+        actual = call()
+    except Unsupported as e:
+        unsupported(target_name, str(e) or "this input")
+        raise AssertionError("unreachable")  # pragma: no cover
+    except Rejected as e:
+        if not case.expects_error:
+            fail(case, target_name, "the target rejected a valid input",
+                 expected=case.expected if expected is None else expected, rejected=str(e))
+        assert case.error is not None
+        if reports_rules and e.rule is not None and e.rule != case.error["rule"]:
+            fail(case, target_name, "rejected, but by another rule",
+                 expected=case.error["rule"], actual=e.rule, message=str(e))
+        return None
+    except Exception as e:  # noqa: BLE001 - a crash is a finding, reported with its origin
+        tb = "".join(traceback.format_exception(type(e), e, e.__traceback__, limit=-3))
+        fail(case, target_name, f"the target crashed with {type(e).__name__} (expected "
+             + ("a rejection)" if case.expects_error else "a result)"), traceback=tb)
+        raise AssertionError("unreachable")  # pragma: no cover
+    if case.expects_error:
+        assert case.error is not None
+        fail(case, target_name, f"the target accepted input that breaks rule {case.error['rule']}: "
+             f"{case.error['reason']}", returned=actual)
+    if check:
+        want = case.expected if expected is None else expected
+        if not equal(want, actual):
+            fail(case, target_name, "the result differs from the expected value",
+                 expected=want, actual=actual)
+    return actual

@@ -1,0 +1,225 @@
+"""pytest plugin of iceberg-conformance: targets, vector parametrization, the result matrix.
+
+Options (group ``iceberg-conformance``), each with an environment-variable fallback:
+
+* ``--target NAME`` (repeatable; ``$ICEBERG_CONFORMANCE_TARGET``, comma-separated; default
+  ``reference``): the implementation(s) under test, a built-in name or ``package.module:attr``.
+* ``--conformance-report DIR`` (``$ICEBERG_CONFORMANCE_REPORT``): write the target × area
+  matrix there as ``matrix.json``, ``matrix.md`` and ``matrix.html``.
+
+Markers: ``vectors(operation)`` parametrizes a test over every vector case of that operation
+(fixture ``case``); ``capability(name)`` makes the test UNSUPPORTED for targets without it;
+``area(name)`` names the matrix column of a test without vectors.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from suites.conformance import UNSUPPORTED
+from suites.targets import (
+    DEFAULT_TARGET, ENV_VAR, KnownFailure, TargetLoadError, known_failures, load_target,
+)
+from suites.vectors import VectorFileError, case_files, cases_for, vectors_root
+
+TARGETS_KEY = pytest.StashKey[list[Any]]()
+KNOWN_KEY = pytest.StashKey[dict[str, list[KnownFailure]]]()
+MATRIX_KEY = pytest.StashKey[dict[tuple[str, str], dict[str, int]]]()
+ITEMS_KEY = pytest.StashKey[dict[str, tuple[str, str]]]()
+KNOWN_USED_KEY = pytest.StashKey[set[tuple[str, str]]]()
+OUTCOMES = ("PASS", "FAIL", "UNSUPPORTED", "KNOWN-FAILURE", "SKIP")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("iceberg-conformance", "Iceberg conformance kit")
+    group.addoption(
+        "--target", action="append", default=[], metavar="NAME",
+        help="implementation under test: reference, pyiceberg, pyiceberg-core, java, or "
+             f"package.module:attr (repeatable; env {ENV_VAR}, comma-separated; default reference)")
+    group.addoption(
+        "--conformance-report", metavar="DIR", default=os.environ.get("ICEBERG_CONFORMANCE_REPORT"),
+        help="write the target x area result matrix (json, md, html) into DIR "
+             "(env ICEBERG_CONFORMANCE_REPORT)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "vectors(operation): parametrize over the vector cases of an operation")
+    config.addinivalue_line("markers", "capability(name): the test needs this target capability")
+    config.addinivalue_line("markers", "area(name): the result-matrix area of a test without vectors")
+    config.addinivalue_line("markers", "spark: needs Spark with the Iceberg runtime (the Spark lane)")
+    config.addinivalue_line("markers", "slow: takes more than a few seconds")
+    names = config.getoption("target") or [
+        n.strip() for n in os.environ.get(ENV_VAR, DEFAULT_TARGET).split(",") if n.strip()]
+    targets, known = [], {}
+    for name in dict.fromkeys(names):
+        try:
+            t = load_target(name)
+            known[t.name] = known_failures(t)
+        except TargetLoadError as e:
+            raise pytest.UsageError(str(e)) from None
+        targets.append(t)
+    config.stash[TARGETS_KEY] = targets
+    config.stash[KNOWN_KEY] = known
+    config.stash[MATRIX_KEY] = defaultdict(lambda: dict.fromkeys(OUTCOMES, 0))
+    config.stash[ITEMS_KEY] = {}
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    targets = config.stash.get(TARGETS_KEY, [])
+    shown = ", ".join(f"{t.name} ({t.version})" for t in targets)
+    root = vectors_root()
+    return [f"iceberg-conformance: targets: {shown}; vectors: {root} ({len(case_files(root))} case files)"]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "target" in metafunc.fixturenames:
+        targets = metafunc.config.stash[TARGETS_KEY]
+        metafunc.parametrize("target", targets, ids=[t.name for t in targets])
+    marker = metafunc.definition.get_closest_marker("vectors")
+    if marker is not None and "case" in metafunc.fixturenames:
+        try:
+            cases = cases_for(marker.args[0])
+        except VectorFileError as e:
+            raise pytest.UsageError(f"bad vector file: {e}") from None
+        if not cases:
+            raise pytest.UsageError(f"no vector cases for operation {marker.args[0]!r} under {vectors_root()}")
+        metafunc.parametrize("case", cases, ids=[c.id for c in cases])
+
+
+def conformance_id(item: pytest.Item) -> str:
+    """``<test function>: <case id>`` (or the bare function name): what known failures match."""
+    callspec = getattr(item, "callspec", None)
+    case = callspec.params.get("case") if callspec else None
+    name = getattr(item, "originalname", item.name)
+    return f"{name}: {case.id}" if case is not None else name
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    known = config.stash[KNOWN_KEY]
+    where = config.stash[ITEMS_KEY]
+    used: set[tuple[str, str]] = set()
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        target = callspec.params.get("target") if callspec else None
+        case = callspec.params.get("case") if callspec else None
+        area_marker = item.get_closest_marker("area")
+        area = case.area if case is not None else (area_marker.args[0] if area_marker else "kit")
+        where[item.nodeid] = (target.name if target is not None else "-", area)
+        if case is not None:
+            item.user_properties.append(("vector", case.where()))
+            item.user_properties.append(("spec", case.clause()))
+        if target is None:
+            continue
+        for marker in item.iter_markers("capability"):
+            cap = marker.args[0]
+            if cap not in target.capabilities:
+                item.add_marker(pytest.mark.skip(
+                    reason=f"{UNSUPPORTED}: {target.name} does not declare capability {cap!r}"))
+        cid = conformance_id(item)
+        for kf in known.get(target.name, []):
+            if kf.matches(cid):
+                used.add((target.name, kf.match))
+                item.add_marker(pytest.mark.xfail(
+                    reason=f"known failure of {target.name}: {kf.reason} ({kf.link})", strict=True))
+                break
+    config.stash[KNOWN_USED_KEY] = used
+
+
+def _outcome(report: pytest.TestReport) -> str | None:
+    if report.when == "call" or (report.when == "setup" and not report.passed):
+        if hasattr(report, "wasxfail"):
+            return "KNOWN-FAILURE" if report.skipped else "FAIL"
+        if report.passed:
+            return "PASS"
+        if report.failed:
+            return "FAIL"
+        reason = str(report.longrepr[2]) if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        return "UNSUPPORTED" if UNSUPPORTED in reason else "SKIP"
+    if report.when == "teardown" and report.failed:
+        return "FAIL"
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    config = _CONFIG.get("config")
+    if config is None:
+        return
+    outcome = _outcome(report)
+    if outcome is None:
+        return
+    key = config.stash[ITEMS_KEY].get(report.nodeid, ("-", "kit"))
+    config.stash[MATRIX_KEY][key][outcome] += 1
+
+
+_CONFIG: dict[str, pytest.Config] = {}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    _CONFIG["config"] = session.config
+
+
+def _matrix_rows(config: pytest.Config) -> list[dict[str, Any]]:
+    matrix = config.stash[MATRIX_KEY]
+    return [{"target": t, "area": a, **counts} for (t, a), counts in sorted(matrix.items())]
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    rows = [r for r in _matrix_rows(config) if r["target"] != "-"]
+    if not rows:
+        return
+    tr = terminalreporter
+    tr.section("iceberg-conformance: target x area")
+    head = f"{'target':<16}{'area':<22}" + "".join(f"{o:>15}" for o in OUTCOMES)
+    tr.write_line(head)
+    for r in rows:
+        tr.write_line(f"{r['target']:<16}{r['area']:<22}" + "".join(f"{r[o]:>15}" for o in OUTCOMES))
+    out = config.getoption("conformance_report")
+    if out:
+        written = write_report(Path(out), config, rows)
+        tr.write_line(f"report: {written}")
+
+
+def write_report(out: Path, config: pytest.Config, rows: list[dict[str, Any]]) -> Path:
+    """Write matrix.json, matrix.md and matrix.html into ``out``; return the HTML path."""
+    out.mkdir(parents=True, exist_ok=True)
+    targets = {t.name: t.version for t in config.stash[TARGETS_KEY]}
+    (out / "matrix.json").write_text(json.dumps({"targets": targets, "rows": rows}, indent=2) + "\n")
+    md = ["| target | area | " + " | ".join(OUTCOMES) + " |", "|---|---|" + "---:|" * len(OUTCOMES)]
+    md += [f"| {r['target']} | {r['area']} | " + " | ".join(str(r[o]) for o in OUTCOMES) + " |" for r in rows]
+    (out / "matrix.md").write_text("\n".join(md) + "\n")
+    areas = sorted({r["area"] for r in rows})
+    by = {(r["target"], r["area"]): r for r in rows}
+
+    def cell(t: str, a: str) -> str:
+        r = by.get((t, a))
+        if r is None:
+            return '<td class="none">-</td>'
+        ran = r["PASS"] + r["FAIL"]
+        cls = "fail" if r["FAIL"] else ("pass" if r["PASS"] else "unsup")
+        detail = ", ".join(f"{r[o]} {o.lower()}" for o in OUTCOMES[2:] if r[o])
+        return (f'<td class="{cls}"><b>{r["PASS"]}/{ran}</b> pass'
+                + (f'<br><small>{html.escape(detail)}</small>' if detail else "") + "</td>")
+
+    head = "".join(f"<th>{html.escape(a)}</th>" for a in areas)
+    body = "".join(
+        f"<tr><th>{html.escape(t)}<br><small>{html.escape(v)}</small></th>"
+        + "".join(cell(t, a) for a in areas) + "</tr>" for t, v in targets.items())
+    page = f"""<!doctype html><meta charset="utf-8"><title>iceberg-conformance matrix</title>
+<style>body{{font:14px system-ui,sans-serif;margin:2em}}table{{border-collapse:collapse}}
+td,th{{border:1px solid #ccc;padding:.4em .7em;text-align:center}}.pass{{background:#d9f2d9}}
+.fail{{background:#f7d4d4}}.unsup{{background:#eee;color:#666}}.none{{color:#aaa}}</style>
+<h1>iceberg-conformance: target &times; area</h1>
+<p>Cells: passed/ran (ran = passed + failed); UNSUPPORTED capabilities and known failures
+(data kept beside each adapter) are listed under the count.</p>
+<table><tr><th>target</th>{head}</tr>{body}</table>"""
+    (out / "matrix.html").write_text(page)
+    return out / "matrix.html"

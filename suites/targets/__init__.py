@@ -1,0 +1,100 @@
+"""Built-in target adapters, one module per implementation, and how targets are loaded.
+
+A target is named on the command line (``pytest --target NAME``) by a built-in name below or
+as ``package.module:attr`` for an adapter that lives in your own code; ``attr`` is a class
+(instantiated with no arguments), a factory function, or an instance. Known failures of a
+target are data beside its adapter: ``<module>.known-failures.json`` (or the adapter's
+``known_failures_file`` attribute), see ``suites/targets/README.md``.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import importlib
+import inspect
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from suites.api import check_adapter
+
+BUILTIN = {
+    "reference": "suites.targets.reference:ReferenceTarget",
+    "pyiceberg": "suites.targets.pyiceberg:PyIcebergTarget",
+    "pyiceberg-core": "suites.targets.pyiceberg_core:PyIcebergCoreTarget",
+    "java": "suites.targets.java:JavaTarget",
+}
+DEFAULT_TARGET = "reference"
+ENV_VAR = "ICEBERG_CONFORMANCE_TARGET"
+
+
+class TargetLoadError(Exception):
+    """The named target cannot be loaded; the message says why and what to install."""
+
+
+@dataclass(frozen=True)
+class KnownFailure:
+    """A test a target is known to fail: ``match`` is a glob over ``<test function>: <case id>``."""
+
+    match: str
+    reason: str
+    link: str
+
+    def matches(self, conformance_id: str) -> bool:
+        return fnmatch.fnmatchcase(conformance_id, self.match)
+
+
+def load_target(spec: str) -> Any:
+    """The adapter object named by ``spec`` (a built-in name or ``module:attr``)."""
+    ref = BUILTIN.get(spec, spec)
+    if ":" not in ref:
+        raise TargetLoadError(
+            f"unknown target {spec!r}: use one of {', '.join(BUILTIN)} or package.module:attr")
+    module_name, attr = ref.split(":", 1)
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        extra = {"pyiceberg": "pyiceberg", "pyiceberg-core": "pyiceberg-core", "java": "spark"}.get(spec)
+        hint = f" (pip install 'iceberg-conformance[{extra}]')" if extra else ""
+        raise TargetLoadError(f"target {spec!r}: cannot import {module_name}: {e}{hint}") from None
+    try:
+        obj = getattr(module, attr)
+    except AttributeError:
+        raise TargetLoadError(f"target {spec!r}: {module_name} has no attribute {attr!r}") from None
+    if inspect.isclass(obj) or (callable(obj) and not hasattr(obj, "capabilities")):
+        obj = obj()
+    problems = check_adapter(obj)
+    if problems:
+        raise TargetLoadError(f"target {spec!r} does not match suites.api.Target: " + "; ".join(problems))
+    return obj
+
+
+def known_failures(target: Any) -> list[KnownFailure]:
+    """The target's known failures, read from the data file beside its adapter."""
+    explicit = getattr(target, "known_failures_file", None)
+    if explicit is not None:
+        paths = [Path(explicit)]
+    else:
+        module = inspect.getmodule(type(target))
+        if module is None or module.__file__ is None:
+            return []
+        file = Path(module.__file__)
+        # a package keeps known-failures*.json inside it; a module keeps <module>.known-failures.json
+        paths = (sorted(file.parent.glob("known-failures*.json")) if file.name == "__init__.py"
+                 else [file.with_suffix(".known-failures.json")])
+    out = []
+    for path in paths:
+        if not path.exists():
+            continue
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+        except json.JSONDecodeError as e:
+            raise TargetLoadError(f"{path}: not valid JSON: {e}") from None
+        for i, entry in enumerate(data.get("known_failures", [])):
+            missing = {"match", "reason", "link"} - entry.keys()
+            if missing:
+                raise TargetLoadError(f"{path}: known_failures[{i}] lacks {', '.join(sorted(missing))}")
+            out.append(KnownFailure(entry["match"], entry["reason"], entry["link"]))
+    return out
