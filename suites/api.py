@@ -42,10 +42,11 @@ MANIFEST_WRITE = "manifest-write"  #: manifest and manifest-list Avro files writ
 PUFFIN_READ = "puffin-read"        #: Puffin files read
 PUFFIN_WRITE = "puffin-write"      #: Puffin files written
 TABLE_SCAN = "table-scan"          #: rows of a table snapshot read
+EVOLUTION = "evolution"            #: schema and partition-spec evolution judged allowed or not
 
 ALL_CAPABILITIES = (
     HASH, TRANSFORM, BINARY, VALUE_JSON, SCHEMA_JSON, PARTITION_SPEC_JSON, METADATA,
-    MANIFEST_READ, MANIFEST_WRITE, PUFFIN_READ, PUFFIN_WRITE, TABLE_SCAN,
+    MANIFEST_READ, MANIFEST_WRITE, PUFFIN_READ, PUFFIN_WRITE, TABLE_SCAN, EVOLUTION,
 )
 
 
@@ -67,6 +68,8 @@ class Target(Protocol):
 
     name: ClassVar[str]
     capabilities: ClassVar[frozenset[str]]
+    # Optional: ``reports_rules = True`` when Rejected carries the kit's rule ids (the reference
+    # does); then a rejection for another rule than the vector's fails.
 
     @property
     def version(self) -> str:
@@ -208,6 +211,19 @@ class TableScanning(Protocol):
         ...
 
 
+@runtime_checkable
+class Evolving(Protocol):
+    """Capability ``evolution``."""
+
+    def check_schema_evolution(self, old: JSON, new: JSON, format_version: int) -> None:
+        """Return if changing schema ``old`` into ``new`` is allowed; :class:`Rejected` if not."""
+        ...
+
+    def check_partition_evolution(self, old: JSON, new: JSON, schema: JSON, format_version: int) -> None:
+        """Return if replacing partition spec ``old`` by ``new`` is allowed; else :class:`Rejected`."""
+        ...
+
+
 CAPABILITY_PROTOCOLS: dict[str, type] = {
     HASH: Hashing,
     TRANSFORM: Transforming,
@@ -221,6 +237,7 @@ CAPABILITY_PROTOCOLS: dict[str, type] = {
     PUFFIN_READ: PuffinReading,
     PUFFIN_WRITE: PuffinWriting,
     TABLE_SCAN: TableScanning,
+    EVOLUTION: Evolving,
 }
 
 
