@@ -37,7 +37,7 @@ class IcebergType:
 
     def __str__(self) -> str:
         rendered = type_to_json(self)
-        return rendered if isinstance(rendered, str) else rendered["type"]
+        return rendered if isinstance(rendered, str) else str(rendered.get("type") if isinstance(rendered, dict) else rendered)
 
 
 class PrimitiveType(IcebergType):

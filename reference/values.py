@@ -101,7 +101,8 @@ def parse_time(t: IcebergType, v: Any, unit_digits: int = 6) -> int:
     h, mi, s = int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
     if h > 23 or mi > 59 or s > 59:
         raise _bad(t, v, "hour, minute or second out of range")
-    return (h * 3600 + mi * 60 + s) * 10**unit_digits + _fraction(m.group(4), unit_digits, t, v)
+    scale: int = 10**unit_digits
+    return (h * 3600 + mi * 60 + s) * scale + _fraction(m.group(4), unit_digits, t, v)
 
 
 def parse_date(t: IcebergType, v: Any) -> int:
@@ -123,12 +124,13 @@ def parse_timestamp(t: IcebergType, v: Any, *, tz: bool, unit_digits: int) -> in
     if not tz and offset is not None:
         raise _bad(t, v, "a timestamp without time zone must not include a zone offset")
     days = parse_date(t, f"{m.group(1)}-{m.group(2)}-{m.group(3)}")
-    units = days * 86400 * 10**unit_digits + parse_time(t, m.group(4), unit_digits)
+    scale: int = 10**unit_digits
+    units: int = days * 86400 * scale + parse_time(t, m.group(4), unit_digits)
     if offset is not None and offset not in ("+00:00", "Z", "-00:00"):
         # Readers accept other offsets and convert; the spec requires writers to use +00:00.
         sign = 1 if offset[0] == "+" else -1
         minutes = int(offset[1:3]) * 60 + int(offset[4:6])
-        units -= sign * minutes * 60 * 10**unit_digits
+        units -= sign * minutes * 60 * scale
     return units
 
 
