@@ -1,3 +1,3 @@
-"""The kit's pytest plugin lives in suites/plugin.py; this file only loads it."""
+"""The kit's pytest plugins live in suites/; this file only loads them."""
 
-pytest_plugins = ["suites.plugin"]
+pytest_plugins = ["suites.plugin", "suites.plugin_tables"]

@@ -78,12 +78,16 @@ def case_schema() -> dict[str, Any]:
 
 
 def case_files(root: Path | None = None) -> list[Path]:
-    """Every case file under the vectors root (sidecars and schemas excluded)."""
+    """Every case file under the vectors root.
+
+    Not case files: ``*.schema.json``, ``*.sidecar.json``, ``*.metadata.json``, and anything
+    inside a ``files/`` or ``expected/`` directory (the data files cases point at).
+    """
     root = root or vectors_root()
     return sorted(
         p for p in root.rglob("*.json")
-        if p.name != CASE_SCHEMA_FILE and not p.name.endswith((".sidecar.json", ".schema.json"))
-        and "expected" not in p.parts
+        if not p.name.endswith((".sidecar.json", ".schema.json", ".metadata.json"))
+        and not {"files", "expected"} & set(p.relative_to(root).parts[:-1])
     )
 
 
