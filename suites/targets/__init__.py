@@ -55,6 +55,8 @@ def load_target(spec: str) -> Any:
     try:
         module = importlib.import_module(module_name)
     except ImportError as e:
+        if e.name is not None and module_name.startswith(e.name) and e.name.startswith("suites"):
+            raise TargetLoadError(f"target {spec!r}: adapter module {module_name} is missing") from None
         extra = {"pyiceberg": "pyiceberg", "pyiceberg-core": "pyiceberg-core", "java": "spark"}.get(spec)
         hint = f" (pip install 'iceberg-conformance[{extra}]')" if extra else ""
         raise TargetLoadError(f"target {spec!r}: cannot import {module_name}: {e}{hint}") from None

@@ -1,0 +1,97 @@
+"""``iceberg-conformance``: the kit's command line.
+
+* ``iceberg-conformance run [--target NAME ...] [--report DIR] [-- PYTEST ARGS]`` runs the
+  suites against the targets and writes the target x area matrix (``matrix.html``,
+  ``matrix.md``, ``matrix.json``) and a JUnit file into DIR. Exit code: pytest's (0 all
+  passed, 1 failures; "no tests ran" is turned into 1 so a CI gate cannot pass on nothing).
+* ``iceberg-conformance check PATH ...`` checks tables on disk (see ``checker``).
+* ``iceberg-conformance export DIR`` writes the vectors and an ``index.json`` of every case,
+  for implementations that consume the vectors with their own test runner.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NO_TESTS_COLLECTED = 5
+
+
+def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
+    import pytest
+
+    report = Path(args.report).resolve()
+    report.mkdir(parents=True, exist_ok=True)
+    argv = [str(ROOT / "suites"), "-p", "no:cacheprovider", "--conformance-report", str(report),
+            f"--junitxml={report / 'junit.xml'}", "-q"]
+    if not args.spark:
+        argv += ["-m", "not spark"]
+    for t in args.target:
+        argv += ["--target", t]
+    code = int(pytest.main(argv + passthrough))
+    print(f"\nreport: {report / 'matrix.html'} (also matrix.md, matrix.json, junit.xml)")
+    return 1 if code == NO_TESTS_COLLECTED else code
+
+
+def _check(args: argparse.Namespace, passthrough: list[str]) -> int:
+    try:
+        from checker.cli import main as check_main
+    except ImportError as e:  # pragma: no cover - the checker ships with the kit
+        print(f"iceberg-conformance check: the table checker is not available: {e}", file=sys.stderr)
+        return 2
+    return int(check_main(args.paths + passthrough))
+
+
+def _export(args: argparse.Namespace, passthrough: list[str]) -> int:
+    from suites.vectors import case_files, load_file, vectors_root
+
+    out = Path(args.out).resolve()
+    src = vectors_root()
+    if out.exists() and any(out.iterdir()):
+        print(f"iceberg-conformance export: {out} is not empty", file=sys.stderr)
+        return 2
+    shutil.copytree(src, out / "vectors", dirs_exist_ok=True)
+    index = []
+    for path in case_files(src):
+        for case in load_file(path):
+            entry = {"id": case.id, "file": f"vectors/{path.relative_to(src).as_posix()}",
+                     "index": case.index, "operation": case.operation,
+                     "format_versions": list(case.format_versions), "input": case.input}
+            entry["error" if case.expects_error else "expected"] = case.error if case.expects_error else case.expected
+            index.append(entry)
+    (out / "index.json").write_text(json.dumps({"cases": index}, indent=1, ensure_ascii=False) + "\n",
+                                    encoding="utf-8")
+    print(f"exported {len(index)} cases from {len(case_files(src))} files to {out}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    passthrough: list[str] = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, passthrough = argv[:i], argv[i + 1:]
+    parser = argparse.ArgumentParser(prog="iceberg-conformance", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="run the suites against targets and write the matrix report")
+    run.add_argument("--target", action="append", default=[],
+                     help="target name or package.module:attr (repeatable; default: reference)")
+    run.add_argument("--report", default="report", help="report directory (default: report/)")
+    run.add_argument("--spark", action="store_true", help="also run the Spark lane (golden tables)")
+    run.set_defaults(func=_run)
+    check = sub.add_parser("check", help="check Iceberg tables on disk against the spec")
+    check.add_argument("paths", nargs="+", help="metadata file, table directory or warehouse")
+    check.set_defaults(func=_check)
+    export = sub.add_parser("export", help="write the vectors and an index of every case")
+    export.add_argument("out", help="output directory (must be empty or absent)")
+    export.set_defaults(func=_export)
+    args = parser.parse_args(argv)
+    return int(args.func(args, passthrough))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

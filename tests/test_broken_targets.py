@@ -1,0 +1,56 @@
+"""The suites catch broken implementations, with failures that explain themselves.
+
+Each broken target (tests/broken_targets.py) is run through the real suites in a subprocess;
+the tests assert which cases fail and that the failure text names the vector file, the spec
+clause, the expected and the actual value.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_suite(pytester: pytest.Pytester, suite: str, target: str, *extra: str) -> pytest.RunResult:
+    return pytester.runpytest_subprocess(
+        str(ROOT / "suites" / suite), "--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml"),
+        "-p", "no:cacheprovider", "--target", f"tests.broken_targets:{target}", "-q", "-rN", *extra)
+
+
+def failed_ids(result: pytest.RunResult) -> list[str]:
+    return [line.split(" - ")[0] for line in result.outlines if line.startswith("FAILED ")]
+
+
+def test_signed_modulo_bucket_fails_on_negative_hashes(pytester: pytest.Pytester) -> None:
+    result = run_suite(pytester, "test_transforms.py", "SignedModuloBucket", "-k", "bucket", "-rf")
+    text = result.stdout.str()
+    failed = [line for line in result.outlines if line.startswith("FAILED")]
+    assert result.ret == 1, text[-3000:]
+    assert failed, "a signed-modulo bucket passed every bucket vector"
+    assert all("bucket" in line for line in failed), f"unrelated failures: {failed[:5]}"
+    # the failure explains itself: vector file, spec clause, expected and actual
+    assert "vectors/transforms/" in text and "Bucket Transform Details" in text, text[-3000:]
+    assert "expected:" in text and "actual:" in text
+    # ...and a bucket that agrees with the spec on non-negative hashes is not flagged there
+    result_ok = run_suite(pytester, "test_transforms.py", "SignedModuloBucket", "-k", "identity")
+    assert result_ok.ret == 0, result_ok.stdout.str()[-2000:]
+
+
+def test_little_endian_uuid_fails_uuid_serialization(pytester: pytest.Pytester) -> None:
+    result = run_suite(pytester, "test_binary.py", "LittleEndianUuid", "-rf")
+    text = result.stdout.str()
+    failed = [line for line in result.outlines if line.startswith("FAILED")]
+    assert result.ret == 1, text[-3000:]
+    assert failed and all("uuid" in line.lower() for line in failed), f"failures: {failed[:8]}"
+    assert "f79c3e09677c4bbda4793f349cb785e7" in text.lower(), "the expected big-endian bytes are not shown"
+    assert "Appendix D" in text
+
+
+def test_crash_is_not_a_rejection(pytester: pytest.Pytester) -> None:
+    result = run_suite(pytester, "test_schema_json.py", "CrashInsteadOfReject", "-rf")
+    text = result.stdout.str()
+    assert result.ret == 1, text[-3000:]
+    assert "the target crashed with AttributeError (expected a rejection)" in text
