@@ -121,8 +121,8 @@ def run_case(
         fail(case, target_name, f"the target accepted input that breaks rule {case.error['rule']}: "
              f"{case.error['reason']}", returned=actual)
     if check:
-        want = case.expected if expected is None else expected
-        if not equal(want, actual):
+        wants = case.accepted if expected is None else [expected]
+        if not any(equal(want, actual) for want in wants):
             fail(case, target_name, "the result differs from the expected value",
-                 expected=want, actual=actual)
+                 expected=wants[0] if len(wants) == 1 else {"any of": wants}, actual=actual)
     return actual

@@ -53,6 +53,11 @@ class Case:
         return self.rel.split("/", 1)[0]
 
     @property
+    def accepted(self) -> list[Any]:
+        """The expected value and any ``also_accepted`` alternatives."""
+        return [self.expected, *self.extra.get("also_accepted", [])]
+
+    @property
     def expects_error(self) -> bool:
         return self.error is not None
 

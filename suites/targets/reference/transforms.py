@@ -1,0 +1,27 @@
+"""Reference target: capability ``transform`` (partition transforms and their result types)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reference.transforms import parse_transform
+from reference.types import type_to_json
+from reference.values import value_from_json, value_to_json
+from suites.api import TRANSFORM
+from suites.targets.reference._common import rejecting, typ
+
+
+class TransformsMixin:
+    CAPABILITIES = frozenset({TRANSFORM})
+
+    def transform(self, transform: str, type_: Any, value: Any) -> Any:
+        source = typ(type_)
+        with rejecting():
+            t = parse_transform(transform)
+            result_type = t.result_type(source)
+            return value_to_json(result_type, t.apply(source, value_from_json(source, value)))
+
+    def result_type(self, transform: str, type_: Any) -> Any:
+        source = typ(type_)
+        with rejecting():
+            return type_to_json(parse_transform(transform).result_type(source))
