@@ -12,8 +12,9 @@ reference's Python form (:mod:`reference.values`); ``None`` (null) always gives 
 
 Decisions where the spec leaves room:
 
-* ``day`` has result type ``int`` as in the spec table (days from 1970-01-01). Java and
-  PyIceberg report the logical type ``date``; the physical value is the same int.
+* ``day`` has result type ``int`` as in the spec table (days from 1970-01-01). Java,
+  PyIceberg, iceberg-rust and iceberg-cpp report the logical type ``date`` over the same int,
+  as the Iceberg dev list settled; the vectors accept both.
 * ``void`` has "Source type or ``int``" as result type; the reference answers the source type.
 * An unknown transform string (v3 readers must tolerate them) parses to an
   :class:`UnknownTransform` that writes back unchanged but refuses ``result_type``/``apply``.

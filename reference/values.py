@@ -32,7 +32,7 @@ import math
 import re
 import struct
 import uuid
-from decimal import Decimal, InvalidOperation
+from decimal import Context, Decimal, InvalidOperation
 from functools import singledispatch
 from typing import Any
 
@@ -71,12 +71,25 @@ def float_value(t: IcebergType, v: Any) -> float:
         raise _bad(t, v, "expected a JSON number")
     f = float(v)
     if isinstance(t, FloatType) and math.isfinite(f):
+        # A JSON number is decimal text: a float is the nearest binary32 value (0.1 -> 0.1f).
         try:
-            as32 = struct.unpack("<f", struct.pack("<f", f))[0]
+            f = float(struct.unpack("<f", struct.pack("<f", f))[0])
         except OverflowError:
             raise _bad(t, v, "outside the range of a 32-bit float") from None
-        if as32 != f:
-            raise _bad(t, v, "not exactly representable as a 32-bit float")
+    return f
+
+
+def shortest_float32(f: float) -> float:
+    """The double with the fewest significant digits that rounds to binary32 ``f`` (0.1f -> 0.1)."""
+    if not math.isfinite(f) or f == 0.0:
+        return f
+    for digits in range(1, 10):
+        candidate = float(f"{f:.{digits}g}")
+        try:
+            if struct.unpack("<f", struct.pack("<f", candidate))[0] == f:
+                return candidate
+        except OverflowError:  # rounding up past the largest float
+            continue
     return f
 
 
@@ -119,19 +132,25 @@ def parse_timestamp(t: IcebergType, v: Any, *, tz: bool, unit_digits: int) -> in
     if not isinstance(v, str) or not (m := _TS.fullmatch(v)):
         raise _bad(t, v, "expected an ISO-8601 timestamp YYYY-MM-DDTHH:MM:SS[.f]")
     offset = m.group(5)
-    if tz and offset is None:
-        raise _bad(t, v, "a timestamp with time zone must include the offset +00:00")
+    # "must include a zone offset and it must be '+00:00'" / "must not include a zone offset":
+    # Z, -00:00 and other offsets are not the spec's form, so they are refused.
+    if tz and offset != "+00:00":
+        raise SpecViolation(
+            "values.timestamp-offset",
+            f"{v!r} is not a {t} JSON value: the zone offset must be +00:00"
+            + (f", got {offset!r}" if offset else ", got none"),
+            clause=CLAUSE,
+        )
     if not tz and offset is not None:
-        raise _bad(t, v, "a timestamp without time zone must not include a zone offset")
+        raise SpecViolation(
+            "values.timestamp-offset",
+            f"{v!r} is not a {t} JSON value: a timestamp without time zone must not include "
+            f"a zone offset, got {offset!r}",
+            clause=CLAUSE,
+        )
     days = parse_date(t, f"{m.group(1)}-{m.group(2)}-{m.group(3)}")
     scale: int = 10**unit_digits
-    units: int = days * 86400 * scale + parse_time(t, m.group(4), unit_digits)
-    if offset is not None and offset not in ("+00:00", "Z", "-00:00"):
-        # Readers accept other offsets and convert; the spec requires writers to use +00:00.
-        sign = 1 if offset[0] == "+" else -1
-        minutes = int(offset[1:3]) * 60 + int(offset[4:6])
-        units -= sign * minutes * 60 * scale
-    return units
+    return days * 86400 * scale + parse_time(t, m.group(4), unit_digits)
 
 
 def parse_decimal(t: DecimalType, v: Any) -> Decimal:
@@ -326,16 +345,22 @@ def _(t: IcebergType, v: Any) -> JSON:
     return v  # type: ignore[no-any-return]
 
 
-@to_json.register(FloatType)
-@to_json.register(DoubleType)
-def _(t: IcebergType, v: float) -> JSON:
+@to_json.register
+def _(t: FloatType, v: float) -> JSON:
+    return _format_float(shortest_float32(v))
+
+
+@to_json.register
+def _(t: DoubleType, v: float) -> JSON:
     return _format_float(v)
 
 
 @to_json.register
 def _(t: DecimalType, v: Decimal) -> JSON:
-    quantized = v.quantize(Decimal(1).scaleb(-t.scale)) if t.scale >= 0 else v
-    return str(quantized) if t.scale >= 0 else f"{v:E}"
+    # quantize under a context wide enough for 38 digits (the default context has 28)
+    quantized = v.quantize(Decimal(1).scaleb(-t.scale), context=Context(prec=80)) if t.scale >= 0 else v
+    # "f" keeps plain notation with exactly S fraction digits (str() would give 1E-10)
+    return f"{quantized:f}" if t.scale >= 0 else f"{v:E}"
 
 
 @to_json.register
