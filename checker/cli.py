@@ -1,0 +1,63 @@
+"""``python -m checker`` / ``iceberg-conformance-check``: check Iceberg tables on disk.
+
+Exit status: 0 when no finding reaches ``--fail-on`` (default ``error``), 1 when one does,
+2 for a usage error or when no table can be found or read at PATH.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from checker.report import render_text, to_json
+from checker.table import Unit, check_table, find_tables
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="iceberg-conformance-check",
+        description="Check Iceberg tables (metadata, manifests, data and delete files) against the spec.")
+    ap.add_argument("paths", nargs="+", metavar="PATH",
+                    help="a metadata file, a table directory or a warehouse directory")
+    ap.add_argument("--json", action="store_true", help="print a JSON report on stdout")
+    ap.add_argument("--fail-on", choices=("error", "warning"), default="error",
+                    help="lowest severity that makes the exit status 1 (default: error)")
+    ap.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as e:
+        return 2 if e.code not in (0, None) else 0
+    tables: list[str] = []
+    for p in args.paths:
+        found = find_tables(p)
+        if not found:
+            print(f"iceberg-conformance-check: no Iceberg table at {p} (expected a metadata file, a table "
+                  "directory with metadata/, or a warehouse)", file=sys.stderr)
+            return 2
+        tables.extend(found)
+    show = not args.quiet and sys.stderr.isatty()
+
+    def progress(i: int, n: int, u: Unit) -> None:
+        if show and (n > 20 and i % max(1, n // 50) == 0):
+            print(f"\r  {i}/{n} {u.kind:<12}", end="", file=sys.stderr, flush=True)
+
+    results = []
+    for t in tables:
+        if not args.quiet:
+            print(f"checking {t}", file=sys.stderr)
+        results.append(check_table(t, progress=progress))
+        if show:
+            print("\r", end="", file=sys.stderr)
+    unreadable = [r for r in results if any(f.rule in ("metadata.json-syntax", "metadata.file-unreadable",
+                                                       "metadata.file-too-large", "metadata.gzip")
+                                            and f.file == r.table for f in r.findings) and r.units <= 1]
+    if args.json:
+        print(json.dumps(to_json(results), indent=2))
+    else:
+        print(render_text(results))
+    if unreadable and len(unreadable) == len(results):
+        return 2
+    levels = ("error",) if args.fail_on == "error" else ("error", "warning")
+    return 1 if any(f.severity in levels for r in results for f in r.findings) else 0

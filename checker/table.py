@@ -1,0 +1,469 @@
+"""The table checker: find tables, plan the work as units, run each unit to findings.
+
+A table is named by its metadata file. :func:`find_tables` turns what a user gives (a
+metadata file, a table directory with ``metadata/vN.metadata.json`` or ``version-hint.text``,
+or a whole warehouse) into metadata files. :func:`plan_units` reads the table's metadata,
+manifest lists and manifests just enough to list the work; :func:`run_unit` does one piece of
+it and returns findings. Both are pure functions of picklable values (a :class:`Unit` holds
+only strings, numbers and JSON), so an engine can map :func:`run_unit` over the units of a
+large table (one task per manifest or data file); :func:`check_table` runs them all here.
+
+Units and what they check:
+
+* ``metadata``: the metadata file (delegated to :mod:`reference.metadata`: JSON shape and
+  cross-field rules, snapshot lineage, refs, statistics references), and that statistics and
+  partition-statistics files exist; Puffin statistics files are read
+  (:func:`reference.puffin.validate_puffin`).
+* ``snapshot``: its manifest list (:func:`reference.manifests.read_manifest_list`), manifests
+  exist with the listed length, sequence numbers against the snapshot's, a data file live at
+  most once, at most one deletion vector per data file.
+* ``manifest``: the manifest itself (:func:`reference.manifests.check_manifest`: Avro schema,
+  field ids, header keys, counts, sequence numbers, partition summaries).
+* ``data-file`` / ``delete-file``: :mod:`checker.datafiles` (exists, size, Parquet schema and
+  types, record count, metrics against the data, partition values), and for deletes that
+  they point at live data files and at positions below their record counts; deletion
+  vectors are read from their Puffin file and compared with their manifest entry
+  (:mod:`reference.deletion_vectors`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Callable, Iterable, Iterator
+
+from reference.findings import Finding
+
+from checker.datafiles import local_path
+
+CLAUSE_FILES = "Manifests: data_file file_path, file_size_in_bytes"
+CLAUSE_SNAPSHOTS = "Snapshots; Manifest Lists"
+CLAUSE_DELETES = "Delete Formats: Position Delete Files"
+CLAUSE_DV = "Delete Formats: Deletion Vectors"
+CLAUSE_SCAN = "Scan Planning"
+CLAUSE_STATS = "Table Statistics"
+
+_VERSION_FILE = re.compile(r"^v(\d+)(\.gz)?\.metadata\.json(\.gz)?$|^(\d+)-[0-9a-fA-F-]+(\.gz)?\.metadata\.json(\.gz)?$")
+
+
+@dataclass
+class Unit:
+    """One piece of checking work. ``kind`` says which; ``table`` is the metadata file;
+    ``path`` the artifact (local path); ``context`` JSON-able facts from planning."""
+
+    kind: str
+    table: str
+    path: str
+    context: dict[str, Any] = field(default_factory=dict)
+
+    def label(self) -> str:
+        return f"{self.kind} {self.path}"
+
+
+# --- finding tables ---------------------------------------------------------------------------
+
+def _version_of(name: str) -> int | None:
+    m = _VERSION_FILE.match(name)
+    if not m:
+        return None
+    return int(m.group(1) or m.group(4))
+
+
+def latest_metadata(table_dir: str) -> str | None:
+    """The current metadata file of a table directory: ``version-hint.text`` when it names an
+    existing file, else the highest version number, else the newest file."""
+    meta = os.path.join(table_dir, "metadata")
+    if not os.path.isdir(meta):
+        return None
+    names = [n for n in os.listdir(meta) if not n.startswith(".") and ".metadata.json" in n]
+    if not names:
+        return None
+    hint = os.path.join(meta, "version-hint.text")
+    if os.path.isfile(hint):
+        with open(hint, "r", encoding="utf-8", errors="replace") as f:
+            text = f.read().strip()
+        for n in names:
+            if text.isdigit() and _version_of(n) == int(text) and n.startswith("v"):
+                return os.path.join(meta, n)
+    versioned = [(v, n) for n in names if (v := _version_of(n)) is not None]
+    if versioned:
+        return os.path.join(meta, max(versioned)[1])
+    return os.path.join(meta, max(names, key=lambda n: os.path.getmtime(os.path.join(meta, n))))
+
+
+def find_tables(path: str) -> list[str]:
+    """Metadata files of every table at or below ``path`` (a metadata file, a table
+    directory, or a warehouse). Hidden entries and Hadoop ``.crc`` files are ignored."""
+    path = local_path(path) or path
+    if os.path.isfile(path):
+        return [os.path.abspath(path)]
+    if not os.path.isdir(path):
+        return []
+    own = latest_metadata(path)
+    if own is not None:
+        return [os.path.abspath(own)]
+    found: list[str] = []
+    for root, dirs, _files in os.walk(path):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        if os.path.basename(root) in ("data", "metadata"):
+            dirs[:] = []
+            continue
+        m = latest_metadata(root)
+        if m is not None:
+            found.append(os.path.abspath(m))
+            dirs[:] = []
+    return found
+
+
+# --- loading (cached per process; every unit may run in another process) -----------------------
+
+@lru_cache(maxsize=8)
+def _load(metadata_path: str) -> tuple[Any, tuple[Finding, ...]]:
+    from reference.metadata import load_metadata
+
+    doc, findings = load_metadata(metadata_path)
+    return doc, tuple(findings)
+
+
+def _doc(table: str) -> dict[str, Any] | None:
+    doc = _load(table)[0]
+    return doc if isinstance(doc, dict) else None
+
+
+def format_version(doc: dict[str, Any]) -> int:
+    v = doc.get("format-version", 1)
+    return v if isinstance(v, int) and v in (1, 2, 3) else 1
+
+
+@lru_cache(maxsize=64)
+def _manifest_list(path: str, version: int) -> tuple[list[dict[str, Any]], list[Finding]]:
+    from reference.manifests import read_manifest_list
+
+    return read_manifest_list(path, version)
+
+
+@lru_cache(maxsize=256)
+def _manifest(path: str, version: int) -> tuple[list[dict[str, Any]], list[Finding]]:
+    from reference.manifests import read_manifest
+
+    return read_manifest(path, version)
+
+
+def _snapshot_manifests(doc: dict[str, Any], snap: dict[str, Any]) -> list[dict[str, Any]]:
+    """Manifest-list entries of a snapshot (v1 ``manifests`` lists become bare entries)."""
+    version = format_version(doc)
+    ml = snap.get("manifest-list")
+    if isinstance(ml, str):
+        local = local_path(ml)
+        if local is None or not os.path.isfile(local):
+            return []
+        return _manifest_list(local, version)[0]
+    return [{"manifest_path": p, "partition_spec_id": 0, "content": 0, "sequence_number": 0,
+             "added_snapshot_id": snap.get("snapshot-id")}
+            for p in snap.get("manifests") or [] if isinstance(p, str)]
+
+
+def live_entries(doc: dict[str, Any], snap: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, Any], int]]:
+    """(manifest-list entry, entry with inherited values, index) of every ADDED/EXISTING entry
+    of the snapshot."""
+    from reference.manifests import inherit
+
+    version = format_version(doc)
+    for mf in _snapshot_manifests(doc, snap):
+        local = local_path(str(mf.get("manifest_path")))
+        if local is None or not os.path.isfile(local):
+            continue
+        entries, _ = _manifest(local, version)
+        for i, e in enumerate(inherit(entries, mf, version)):
+            if e.get("status") != 2:
+                yield mf, e, i
+
+
+def _key(df: dict[str, Any]) -> str:
+    return str(df.get("file_path"))
+
+
+# --- planning --------------------------------------------------------------------------------
+
+def plan_units(table: str) -> list[Unit]:
+    """Every unit of work for the table whose metadata file is ``table`` (a path or a
+    ``file:`` URI)."""
+    table = local_path(table) or table
+    units = [Unit("metadata", table, table)]
+    doc = _doc(table)
+    if doc is None:
+        return units
+    version = format_version(doc)
+    snaps = [s for s in doc.get("snapshots") or [] if isinstance(s, dict)]
+    manifests: dict[str, dict[str, Any]] = {}
+    # per file: the entry (first seen), manifest, index, and the snapshots it is live in
+    files: dict[str, dict[str, Any]] = {}
+    live_data: dict[int, dict[str, tuple[int, Any, Any, int]]] = {}
+    for snap in snaps:
+        sid = snap.get("snapshot-id")
+        units.append(Unit("snapshot", table, str(snap.get("manifest-list", "")), {"snapshot_id": sid}))
+        try:
+            listed = _snapshot_manifests(doc, snap)
+            entries = list(live_entries(doc, snap))
+        except Exception:  # unreadable input: the snapshot and manifest units report it
+            listed, entries = [], []
+        for mf in listed:
+            p = str(mf.get("manifest_path"))
+            manifests.setdefault(p, mf)
+        data_here: dict[str, tuple[int, Any, Any, int]] = {}
+        for mf, e, i in entries:
+            df = e["data_file"]
+            k = _key(df)
+            rec = files.setdefault(k, {"entry": e, "manifest": str(mf.get("manifest_path")), "index": i,
+                                       "spec_id": mf.get("partition_spec_id", 0), "snapshots": []})
+            rec["snapshots"].append(sid)
+            if df.get("content", 0) == 0:
+                data_here[k] = (int(df.get("record_count") or 0), mf.get("partition_spec_id", 0),
+                                json.dumps(df.get("partition") or {}, sort_keys=True),
+                                int(e.get("sequence_number") or 0))
+        if isinstance(sid, int):
+            live_data[sid] = data_here
+    for p, mf in manifests.items():
+        units.append(Unit("manifest", table, p, {"manifest_file": mf}))
+    for k, rec in files.items():
+        df = rec["entry"]["data_file"]
+        content = df.get("content", 0)
+        ctx: dict[str, Any] = {"entry": rec["entry"], "manifest": rec["manifest"], "index": rec["index"],
+                               "spec_id": rec["spec_id"], "snapshots": rec["snapshots"]}
+        if content == 0:
+            units.append(Unit("data-file", table, k, ctx))
+            continue
+        # deletes: the data files they may refer to, with record counts
+        targets: dict[str, int] = {}
+        part = json.dumps(df.get("partition") or {}, sort_keys=True)
+        ref = df.get("referenced_data_file")
+        for sid in rec["snapshots"]:
+            for path, (count, spec_id, dpart, _seq) in live_data.get(sid, {}).items():
+                if ref is not None:
+                    if path == ref:
+                        targets[path] = count
+                elif content == 1 and spec_id == rec["spec_id"] and dpart == part:
+                    targets[path] = count
+        ctx["targets"] = targets
+        units.append(Unit("delete-file", table, k, ctx))
+    del version
+    return units
+
+
+# --- running ---------------------------------------------------------------------------------
+
+def run_unit(unit: Unit) -> list[Finding]:
+    """The findings of one unit (pure: reads files, writes nothing)."""
+    runners: dict[str, Callable[[Unit], list[Finding]]] = {
+        "metadata": _run_metadata, "snapshot": _run_snapshot, "manifest": _run_manifest,
+        "data-file": _run_file, "delete-file": _run_file,
+    }
+    try:
+        return runners[unit.kind](unit)
+    except Exception as e:  # a checker bug must not hide the other findings
+        return [Finding("checker.internal-error", f"{type(e).__name__}: {e}", "-", unit.path, unit.kind)]
+
+
+def _run_metadata(unit: Unit) -> list[Finding]:
+    from reference.metadata import validate_metadata
+
+    doc, load_findings = _load(unit.table)
+    out = list(load_findings)
+    if doc is None:
+        return out
+    out.extend(validate_metadata(doc, unit.table))
+    if not isinstance(doc, dict):
+        return out
+    for key in ("statistics", "partition-statistics"):
+        for i, st in enumerate(doc.get(key) or []):
+            if not isinstance(st, dict) or not isinstance(st.get("statistics-path"), str):
+                continue
+            p = local_path(st["statistics-path"])
+            where = f"/{key}/{i}/statistics-path"
+            if p is None:
+                out.append(_unavailable(unit.table, where, f"{st['statistics-path']} is not a local path"))
+                continue
+            if not os.path.isfile(p):
+                out.append(Finding("files.statistics-missing", f"statistics file {st['statistics-path']} does not exist",
+                                   CLAUSE_STATS, unit.table, where))
+                continue
+            size = st.get("file-size-in-bytes")
+            if isinstance(size, int) and size != os.path.getsize(p):
+                out.append(Finding("files.statistics-size", f"file-size-in-bytes is {size}, the file has "
+                                   f"{os.path.getsize(p)} bytes", CLAUSE_STATS, unit.table, where))
+            if key == "statistics":
+                from reference.puffin import validate_puffin
+
+                out.extend(validate_puffin(p))
+    return out
+
+
+def _unavailable(file: str, location: str, why: str) -> Finding:
+    return Finding("checker.not-checked", f"check not available: {why}", "-", file, location, "warning")
+
+
+def _run_snapshot(unit: Unit) -> list[Finding]:
+    doc = _doc(unit.table)
+    if doc is None:
+        return []
+    version = format_version(doc)
+    sid = unit.context.get("snapshot_id")
+    snap = next((s for s in doc.get("snapshots") or [] if isinstance(s, dict) and s.get("snapshot-id") == sid), None)
+    if snap is None:
+        return []
+    out: list[Finding] = []
+    ml = snap.get("manifest-list")
+    loc = f"snapshot {sid}"
+    if isinstance(ml, str):
+        local = local_path(ml)
+        if local is None:
+            return [_unavailable(unit.table, loc, f"manifest list {ml} is not a local path")]
+        if not os.path.isfile(local):
+            return [Finding("files.manifest-list-missing", f"manifest list {ml} does not exist", CLAUSE_SNAPSHOTS,
+                            unit.table, loc)]
+        out.extend(_manifest_list(local, version)[1])
+        file = local
+    else:
+        file = unit.table
+    snap_seq = snap.get("sequence-number", 0) if version >= 2 else 0
+    mfs = _snapshot_manifests(doc, snap)
+    for i, mf in enumerate(mfs):
+        mpath = str(mf.get("manifest_path"))
+        mloc = f"manifests[{i}]"
+        local = local_path(mpath)
+        if local is None:
+            out.append(_unavailable(file, mloc, f"{mpath} is not a local path"))
+            continue
+        if not os.path.isfile(local):
+            out.append(Finding("files.manifest-missing", f"manifest {mpath} does not exist", CLAUSE_SNAPSHOTS,
+                               file, mloc))
+            continue
+        length = mf.get("manifest_length")
+        if isinstance(length, int) and length != os.path.getsize(local):
+            out.append(Finding("files.manifest-length", f"manifest_length is {length}, {mpath} has "
+                               f"{os.path.getsize(local)} bytes", "Manifest Lists: manifest_length", file, mloc))
+        seq = mf.get("sequence_number")
+        if version >= 2 and isinstance(seq, int) and isinstance(snap_seq, int):
+            if seq > snap_seq:
+                out.append(Finding("snapshot.manifest-sequence-number", f"manifest sequence_number {seq} is greater "
+                                   f"than the snapshot's sequence-number {snap_seq}", "Manifest Lists: sequence_number",
+                                   file, mloc))
+            elif mf.get("added_snapshot_id") == sid and seq != snap_seq:
+                out.append(Finding("snapshot.manifest-sequence-number", f"manifest added by this snapshot has "
+                                   f"sequence_number {seq}, the snapshot's is {snap_seq}",
+                                   "Manifest Lists: sequence_number; Sequence Numbers", file, mloc))
+    # live files of the snapshot: unique, and at most one DV per data file
+    seen: dict[str, str] = {}
+    dvs: dict[str, str] = {}
+    totals = {"total-data-files": 0, "total-delete-files": 0, "total-records": 0,
+              "total-position-deletes": 0, "total-equality-deletes": 0}
+    for mf, e, i in live_entries(doc, snap):
+        df = e["data_file"]
+        k = _key(df)
+        where = f"{mf.get('manifest_path')} entries[{i}]"
+        content = df.get("content", 0)
+        if k in seen:
+            out.append(Finding("snapshot.duplicate-file", f"{k} is live twice in snapshot {sid} "
+                               f"({seen[k]} and {where})", CLAUSE_SCAN, file, loc))
+        seen[k] = where
+        rc = int(df.get("record_count") or 0)
+        if content == 0:
+            totals["total-data-files"] += 1
+            totals["total-records"] += rc
+        else:
+            totals["total-delete-files"] += 1
+            totals["total-position-deletes" if content == 1 else "total-equality-deletes"] += rc
+        if content == 1 and str(df.get("file_format", "")).upper() == "PUFFIN":
+            ref = str(df.get("referenced_data_file"))
+            if ref in dvs:
+                out.append(Finding("dv.one-per-data-file", f"data file {ref} has two deletion vectors in snapshot "
+                                   f"{sid} ({dvs[ref]} and {where})", CLAUSE_DV, file, loc))
+            dvs[ref] = where
+    summary = snap.get("summary")
+    for key, actual in totals.items():
+        claimed = summary.get(key) if isinstance(summary, dict) else None
+        if isinstance(claimed, str) and claimed.isdigit() and int(claimed) != actual:
+            out.append(Finding("snapshot.summary-totals", f"summary {key} is {claimed}, the live files add up "
+                               f"to {actual}", "Snapshots: summary (optional metrics)", unit.table,
+                               f"{loc} summary/{key}", "warning"))
+    return out
+
+
+def _run_manifest(unit: Unit) -> list[Finding]:
+    from reference.manifests import ManifestContext, check_manifest
+    from reference.metadata import current_schema, spec_by_id
+
+    doc = _doc(unit.table)
+    if doc is None:
+        return []
+    local = local_path(unit.path)
+    if local is None:
+        return [_unavailable(unit.path, "", "not a local path")]
+    if not os.path.isfile(local):
+        return []  # reported by the snapshot unit
+    mf = unit.context.get("manifest_file") or {}
+    spec = spec_by_id(doc).get(int(mf.get("partition_spec_id") or 0))
+    ctx = ManifestContext(format_version(doc), current_schema(doc), spec,
+                          mf if "manifest_length" in mf else None)
+    return check_manifest(local, ctx)
+
+
+def _run_file(unit: Unit) -> list[Finding]:
+    from checker.datafiles import check_file
+
+    doc = _doc(unit.table)
+    if doc is None:
+        return []
+    return check_file(doc, unit)
+
+
+# --- whole tables ----------------------------------------------------------------------------
+
+@dataclass
+class TableResult:
+    table: str
+    findings: list[Finding]
+    units: int
+    seconds: float
+
+
+def check_table(table: str, progress: Callable[[int, int, Unit], None] | None = None,
+                mapper: Callable[[Callable[[Unit], list[Finding]], list[Unit]], Iterable[list[Finding]]] | None = None
+                ) -> TableResult:
+    """Plan and run every unit of one table (``mapper`` may run them elsewhere)."""
+    import time
+
+    start = time.monotonic()
+    table = local_path(table) or table
+    clear_caches()
+    units = plan_units(table)
+    findings: list[Finding] = []
+    if mapper is not None:
+        for part in mapper(run_unit, units):
+            findings.extend(part)
+    else:
+        for i, u in enumerate(units):
+            if progress is not None:
+                progress(i, len(units), u)
+            findings.extend(run_unit(u))
+    return TableResult(table, _dedupe(findings), len(units), time.monotonic() - start)
+
+
+def _dedupe(findings: list[Finding]) -> list[Finding]:
+    seen: set[Finding] = set()
+    out = []
+    for f in findings:
+        if f not in seen:
+            seen.add(f)
+            out.append(f)
+    return out
+
+
+def clear_caches() -> None:
+    """Forget cached metadata and manifests (after files changed on disk)."""
+    _load.cache_clear()
+    _manifest_list.cache_clear()
+    _manifest.cache_clear()

@@ -1,0 +1,202 @@
+"""Iceberg types and Arrow types (Arrow ``Schema.fbs``).
+
+Spec sections: "Schemas and Data Types / Primitive Types" on the Iceberg side; on the Arrow
+side the ``Type`` union of ``Schema.fbs`` (``Bool``, ``Int{bitWidth, is_signed}``,
+``FloatingPoint{precision}``, ``Decimal{precision, scale, bitWidth}``, ``Date{unit}``,
+``Time{unit, bitWidth}``, ``Timestamp{unit, timezone}``, ``Utf8``/``LargeUtf8``/``Utf8View``,
+``Binary``/``LargeBinary``/``BinaryView``, ``FixedSizeBinary{byteWidth}``, ``Struct_``,
+``List``/``LargeList``/``ListView``, ``Map{keysSorted}``, ``Null``).
+
+:func:`to_arrow` gives the canonical Arrow type of an Iceberg type (field ids kept in the
+``PARQUET:field_id`` field metadata, as Parquet readers and writers exchange them);
+:func:`from_arrow` maps an Arrow type back and refuses what has no Iceberg type;
+:func:`arrow_matches` says whether an Arrow type (of any width variant) carries an Iceberg type.
+
+Choices where Schema.fbs leaves room: ``uuid`` is Arrow's canonical extension type
+``arrow.uuid`` over ``FixedSizeBinary(16)`` (a plain ``FixedSizeBinary(16)`` is accepted too); ``timestamptz`` is ``Timestamp(MICROSECOND,
+"UTC")`` and any non-empty timezone is accepted as an instant (Schema.fbs: a set timezone means
+the value is UTC-normalized); ``time`` is ``Time(MICROSECOND, 64)``; ``unknown`` is ``Null``.
+"""
+
+from __future__ import annotations
+
+from functools import singledispatch
+from typing import Any
+
+import pyarrow as pa  # type: ignore[import-untyped]
+
+from reference.errors import SpecViolation
+from reference.types import (
+    BinaryType, BooleanType, DateType, DecimalType, DoubleType, FixedType, FloatType,
+    IcebergType, IntegerType, ListType, LongType, MapType, NestedField, StringType, StructType,
+    TimestampNanoType, TimestampType, TimestamptzNanoType, TimestamptzType, TimeType,
+    UnknownType, UUIDType,
+)
+
+CLAUSE = "Schemas and Data Types / Primitive Types; Arrow Schema.fbs"
+FIELD_ID_KEY = b"PARQUET:field_id"
+
+
+def _field(name: str, fid: int, t: IcebergType, required: bool) -> Any:
+    return pa.field(name, to_arrow(t), nullable=not required, metadata={FIELD_ID_KEY: str(fid).encode()})
+
+
+@singledispatch
+def to_arrow(t: IcebergType) -> Any:
+    """The canonical Arrow type of Iceberg type ``t``."""
+    raise SpecViolation("arrow.no-mapping", f"{t}: no Arrow type", clause=CLAUSE)
+
+
+_SIMPLE: dict[type, Any] = {
+    BooleanType: pa.bool_(), IntegerType: pa.int32(), LongType: pa.int64(),
+    FloatType: pa.float32(), DoubleType: pa.float64(), DateType: pa.date32(),
+    TimeType: pa.time64("us"), TimestampType: pa.timestamp("us"),
+    TimestamptzType: pa.timestamp("us", tz="UTC"), TimestampNanoType: pa.timestamp("ns"),
+    TimestamptzNanoType: pa.timestamp("ns", tz="UTC"), StringType: pa.string(),
+    BinaryType: pa.binary(), UUIDType: pa.uuid() if hasattr(pa, "uuid") else pa.binary(16),
+    UnknownType: pa.null(),
+}
+for _cls, _at in _SIMPLE.items():
+    to_arrow.register(_cls)(lambda t, _at=_at: _at)
+
+
+@to_arrow.register
+def _(t: DecimalType) -> Any:
+    return pa.decimal128(t.precision, t.scale)
+
+
+@to_arrow.register
+def _(t: FixedType) -> Any:
+    return pa.binary(t.length)
+
+
+@to_arrow.register
+def _(t: StructType) -> Any:
+    return pa.struct([_field(f.name, f.field_id, f.field_type, f.required) for f in t.fields])
+
+
+@to_arrow.register
+def _(t: ListType) -> Any:
+    return pa.list_(_field("element", t.element_id, t.element_type, t.element_required))
+
+
+@to_arrow.register
+def _(t: MapType) -> Any:
+    return pa.map_(_field("key", t.key_id, t.key_type, True),
+                   _field("value", t.value_id, t.value_type, t.value_required))
+
+
+def schema_to_arrow(schema: StructType) -> Any:
+    """An Arrow schema for an Iceberg schema, field ids in the field metadata."""
+    return pa.schema([_field(f.name, f.field_id, f.field_type, f.required) for f in schema.fields])
+
+
+def field_id(f: Any) -> int | None:
+    """The field id stored in an Arrow field's metadata, or None."""
+    meta = f.metadata or {}
+    raw = meta.get(FIELD_ID_KEY)
+    if raw is None:
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        return None
+
+
+def _child_id(f: Any, where: str) -> int:
+    fid = field_id(f)
+    if fid is None:
+        raise SpecViolation("arrow.field-id-missing", f"{where}: Arrow field {f.name!r} has no field id",
+                            clause=CLAUSE)
+    return fid
+
+
+def from_arrow(dt: Any, where: str = "") -> IcebergType:
+    """The Iceberg type an Arrow type carries; nested children need ``PARQUET:field_id``."""
+    if pa.types.is_boolean(dt):
+        return BooleanType()
+    if pa.types.is_integer(dt):
+        if dt.bit_width <= 32 and (pa.types.is_signed_integer(dt) or dt.bit_width < 32):
+            return IntegerType()
+        if pa.types.is_signed_integer(dt) or dt.bit_width < 64:
+            return LongType()
+        raise SpecViolation("arrow.no-mapping", f"{where}: {dt} has no Iceberg type (uint64)", clause=CLAUSE)
+    if pa.types.is_float32(dt):
+        return FloatType()
+    if pa.types.is_float64(dt):
+        return DoubleType()
+    if pa.types.is_decimal(dt):
+        return DecimalType(dt.precision, dt.scale)
+    if pa.types.is_date32(dt) or pa.types.is_date64(dt):
+        return DateType()
+    if pa.types.is_time(dt):
+        if dt.unit == "us":
+            return TimeType()
+    if pa.types.is_timestamp(dt):
+        if dt.unit == "us":
+            return TimestamptzType() if dt.tz else TimestampType()
+        if dt.unit == "ns":
+            return TimestamptzNanoType() if dt.tz else TimestampNanoType()
+    if pa.types.is_string(dt) or pa.types.is_large_string(dt) or _is(dt, "is_string_view"):
+        return StringType()
+    if getattr(dt, "extension_name", "") == "arrow.uuid":
+        return UUIDType()
+    if pa.types.is_fixed_size_binary(dt):
+        return FixedType(dt.byte_width)
+    if pa.types.is_binary(dt) or pa.types.is_large_binary(dt) or _is(dt, "is_binary_view"):
+        return BinaryType()
+    if pa.types.is_null(dt):
+        return UnknownType()
+    if pa.types.is_struct(dt):
+        fields = []
+        for i in range(dt.num_fields):
+            f = dt.field(i)
+            fid = _child_id(f, where)
+            fields.append(NestedField(fid, f.name, from_arrow(f.type, f"{where}.{f.name}"), not f.nullable))
+        return StructType(tuple(fields))
+    if pa.types.is_map(dt):
+        k, v = dt.key_field, dt.item_field
+        return MapType(_child_id(k, where), from_arrow(k.type, f"{where}.key"),
+                       _child_id(v, where), from_arrow(v.type, f"{where}.value"), not v.nullable)
+    if pa.types.is_list(dt) or pa.types.is_large_list(dt) or _is(dt, "is_list_view"):
+        e = dt.value_field
+        return ListType(_child_id(e, where), from_arrow(e.type, f"{where}.element"), not e.nullable)
+    raise SpecViolation("arrow.no-mapping", f"{where or 'type'}: Arrow {dt} has no Iceberg type", clause=CLAUSE)
+
+
+def _is(dt: Any, predicate: str) -> bool:
+    fn = getattr(pa.types, predicate, None)
+    return bool(fn(dt)) if fn is not None else False
+
+
+def schema_from_arrow(schema: Any) -> StructType:
+    """The Iceberg struct an Arrow schema carries (every field needs ``PARQUET:field_id``)."""
+    fields = []
+    for f in schema:
+        fields.append(NestedField(_child_id(f, "schema"), f.name, from_arrow(f.type, f.name), not f.nullable))
+    return StructType(tuple(fields))
+
+
+def arrow_matches(t: IcebergType, dt: Any) -> bool:
+    """Whether Arrow type ``dt`` carries Iceberg type ``t``, ignoring names, nullability and
+    child field ids (those are checked on the Parquet schema)."""
+    if isinstance(t, UUIDType):
+        return (pa.types.is_fixed_size_binary(dt) and dt.byte_width == 16) or (
+            getattr(dt, "extension_name", "") == "arrow.uuid")
+    if isinstance(t, StructType):
+        if not pa.types.is_struct(dt):
+            return False
+        by_id = {field_id(dt.field(i)): dt.field(i) for i in range(dt.num_fields)}
+        return all(arrow_matches(f.field_type, by_id[f.field_id].type)
+                   for f in t.fields if f.field_id in by_id)
+    if isinstance(t, ListType):
+        return (pa.types.is_list(dt) or pa.types.is_large_list(dt) or _is(dt, "is_list_view")) and \
+            arrow_matches(t.element_type, dt.value_type)
+    if isinstance(t, MapType):
+        return pa.types.is_map(dt) and arrow_matches(t.key_type, dt.key_type) and \
+            arrow_matches(t.value_type, dt.item_type)
+    try:
+        got = from_arrow(dt)
+    except SpecViolation:
+        return False
+    return got == t

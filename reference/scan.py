@@ -1,0 +1,492 @@
+"""Reading a table snapshot: scan planning and row reading, deletes applied.
+
+Spec sections: "Scan Planning" (snapshot -> manifest list -> manifests -> live data files;
+which delete files apply to which data file by sequence number, partition and
+``referenced_data_file``), "Delete Formats" (position delete files, equality delete files,
+deletion vectors), "Column Projection" (columns found by field id; a field missing from a file
+reads as its ``initial-default`` or, for an identity-partitioned column, the partition value,
+else null), "Sequence Number Inheritance" (done by :func:`reference.manifests.inherit`).
+
+:func:`scan` returns the rows of a snapshot as ``{column name: JSON single-value}`` dicts
+(Appendix D JSON form: structs keyed by field id, maps as ``{"keys": [...], "values": [...]}``).
+:func:`plan` returns the planned tasks (data file + the delete files that apply to it).
+
+Row order is not meaningful. Parquet data files are read with pyarrow; files are opened
+read-only. Avro data files are read by field id; ORC files by column name, because pyarrow
+does not expose ORC's ``iceberg.id`` type attributes (renamed ORC columns read as null).
+"""
+
+from __future__ import annotations
+
+import json
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from reference.errors import SpecViolation
+from decimal import Context, Decimal
+
+from reference.types import (
+    DateType, DecimalType, IcebergType, ListType, MapType, NestedField, StructType, TimestampNanoType,
+    TimestampType, TimestamptzNanoType, TimestamptzType, TimeType, UUIDType, parse_type,
+)
+
+CLAUSE_PLAN = "Scan Planning"
+CLAUSE_PROJECTION = "Column Projection"
+CLAUSE_DELETES = "Delete Formats"
+
+FILE_PATH_ID = 2147483546
+POS_ID = 2147483545
+
+
+def _local(uri: str) -> str:
+    if uri.startswith("file://"):
+        return uri[len("file://"):]
+    if uri.startswith("file:"):
+        return uri[len("file:"):]
+    if "://" in uri:
+        raise SpecViolation("scan.unsupported-location", f"{uri}: only local files are read", clause=CLAUSE_PLAN)
+    return uri
+
+
+@dataclass
+class FileEntry:
+    """A live manifest entry with inherited values: the ``data_file`` (decoded form), its data
+    sequence number and partition spec id."""
+
+    data_file: dict[str, Any]
+    sequence_number: int
+    spec_id: int
+
+    @property
+    def path(self) -> str:
+        return str(self.data_file["file_path"])
+
+    @property
+    def content(self) -> int:
+        return int(self.data_file.get("content") or 0)
+
+    @property
+    def partition_key(self) -> str:
+        return json.dumps(self.data_file.get("partition") or {}, sort_keys=True)
+
+    @property
+    def is_dv(self) -> bool:
+        return str(self.data_file.get("file_format", "")).upper() == "PUFFIN"
+
+
+@dataclass
+class Task:
+    """One data file and the delete files that apply to it."""
+
+    data: FileEntry
+    position_deletes: list[FileEntry] = field(default_factory=list)
+    equality_deletes: list[FileEntry] = field(default_factory=list)
+    deletion_vector: FileEntry | None = None
+
+
+def _metadata(metadata_path: str) -> dict[str, Any]:
+    from reference.metadata import load_metadata
+
+    doc, findings = load_metadata(metadata_path)
+    if not isinstance(doc, dict):
+        first = findings[0] if findings else None
+        raise SpecViolation(first.rule if first else "scan.metadata",
+                            f"{metadata_path}: {first.message if first else 'unreadable'}", clause=CLAUSE_PLAN)
+    return doc
+
+
+def _snapshot(doc: dict[str, Any], snapshot_id: int | None) -> dict[str, Any] | None:
+    from reference.metadata import current_snapshot, snapshots_by_id
+
+    if snapshot_id is None:
+        snap = current_snapshot(doc)
+        return snap if isinstance(snap, dict) else None
+    snap = snapshots_by_id(doc).get(snapshot_id)
+    if not isinstance(snap, dict):
+        raise SpecViolation("scan.unknown-snapshot", f"snapshot {snapshot_id} is not in the table metadata",
+                            clause=CLAUSE_PLAN)
+    return snap
+
+
+def live_files(doc: dict[str, Any], snap: dict[str, Any]) -> list[FileEntry]:
+    """ADDED and EXISTING entries of every manifest of the snapshot, values inherited."""
+    from reference.manifests import inherit, read_manifest, read_manifest_list
+
+    version = int(doc.get("format-version", 1))
+    ml = snap.get("manifest-list")
+    if isinstance(ml, str):
+        mfs, _ = read_manifest_list(_local(ml), version)
+    else:
+        mfs = [{"manifest_path": p, "partition_spec_id": 0, "content": 0, "sequence_number": 0,
+                "added_snapshot_id": snap.get("snapshot-id")} for p in snap.get("manifests") or []]
+    out = []
+    for mf in mfs:
+        entries, findings = read_manifest(_local(str(mf["manifest_path"])), version)
+        if not entries and any(f.severity == "error" for f in findings):
+            f0 = next(f for f in findings if f.severity == "error")
+            raise SpecViolation(f0.rule, f"{mf['manifest_path']}: {f0.message}", clause=f0.clause)
+        spec_id = int(mf.get("partition_spec_id") or 0)
+        for e in inherit(entries, mf, version):
+            if e.get("status") == 2:
+                continue
+            out.append(FileEntry(e["data_file"], int(e.get("sequence_number") or 0), spec_id))
+    return out
+
+
+def _unpartitioned(doc: dict[str, Any], spec_id: int) -> bool:
+    from reference.metadata import spec_by_id
+
+    spec = spec_by_id(doc).get(spec_id)
+    return not (isinstance(spec, dict) and spec.get("fields"))
+
+
+def plan(doc: dict[str, Any], snap: dict[str, Any]) -> list[Task]:
+    """The scan tasks of a snapshot: each live data file with the deletes that apply to it."""
+    files = live_files(doc, snap)
+    data = [f for f in files if f.content == 0]
+    deletes = [f for f in files if f.content != 0]
+    tasks = []
+    for d in data:
+        t = Task(d)
+        for x in deletes:
+            same_partition = x.spec_id == d.spec_id and x.partition_key == d.partition_key
+            if x.content == 1:
+                ref = x.data_file.get("referenced_data_file")
+                if ref is not None and ref != d.path:
+                    continue
+                if x.sequence_number < d.sequence_number or not same_partition:
+                    continue
+                if x.is_dv:
+                    t.deletion_vector = x
+                else:
+                    t.position_deletes.append(x)
+            elif x.content == 2:
+                if x.sequence_number <= d.sequence_number:
+                    continue
+                if same_partition or _unpartitioned(doc, x.spec_id):
+                    t.equality_deletes.append(x)
+        if t.deletion_vector is not None:
+            # a DV holds every earlier position delete of its data file
+            t.position_deletes = []
+        tasks.append(t)
+    return tasks
+
+
+# --- reading files -------------------------------------------------------------------------
+
+def _read_parquet(path: str) -> Any:
+    import pyarrow.parquet as pq  # type: ignore[import-untyped]
+
+    with open(path, "rb") as f:
+        return pq.ParquetFile(f).read()
+
+
+def _deleted_positions(task: Task) -> set[int]:
+    out: set[int] = set()
+    if task.deletion_vector is not None:
+        from reference.deletion_vectors import decode_blob
+
+        dv = task.deletion_vector.data_file
+        off, size = dv.get("content_offset"), dv.get("content_size_in_bytes")
+        if not isinstance(off, int) or not isinstance(size, int):
+            raise SpecViolation("dv.manifest-content-offset", f"{dv['file_path']}: content_offset and "
+                                "content_size_in_bytes are required for a deletion vector", clause=CLAUSE_DELETES)
+        with open(_local(str(dv["file_path"])), "rb") as f:
+            f.seek(off)
+            blob = f.read(size)
+        out.update(decode_blob(blob, f"{dv['file_path']}@{off}").positions)
+    for p in task.position_deletes:
+        tbl = _read_parquet(_local(p.path))
+        cols = _columns_by_id(tbl)
+        if FILE_PATH_ID not in cols or POS_ID not in cols:
+            raise SpecViolation("scan.position-delete-columns", f"{p.path}: position delete file lacks the "
+                                "file_path (2147483546) and pos (2147483545) columns", clause=CLAUSE_DELETES)
+        paths = tbl.column(cols[FILE_PATH_ID]).to_pylist()
+        poss = tbl.column(cols[POS_ID]).to_pylist()
+        target = task.data.path
+        out.update(pos for fp, pos in zip(paths, poss) if fp == target)
+    return out
+
+
+def _columns_by_id(tbl: Any) -> dict[int, int]:
+    out = {}
+    for i, f in enumerate(tbl.schema):
+        raw = _arrow_field_id(f)
+        if raw is not None:
+            out[raw] = i
+    return out
+
+
+def _arrow_field_id(f: Any) -> int | None:
+    """A field id from Arrow field metadata: ``PARQUET:field_id`` (Parquet) or ``iceberg.id`` (ORC)."""
+    meta = f.metadata or {}
+    raw = meta.get(b"PARQUET:field_id", meta.get(b"iceberg.id"))
+    return int(raw) if raw is not None else None
+
+
+def _child_by_id(struct_type: Any, fid: int) -> int | None:
+    for i in range(struct_type.num_fields):
+        if _arrow_field_id(struct_type.field(i)) == fid:
+            return i
+    return None
+
+
+def _values(t: IcebergType, arr: Any) -> list[Any]:
+    """Python values (reference forms, :mod:`reference.values`) of an Arrow array of type ``t``."""
+    import pyarrow as pa
+
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    if isinstance(t, StructType):
+        valid = arr.is_valid().to_pylist()
+        cols: list[list[Any]] = []
+        for f in t.fields:
+            idx = _child_by_id(arr.type, f.field_id)
+            cols.append(_values(f.field_type, arr.field(idx)) if idx is not None
+                        else [_default(f)] * len(arr))
+        return [({f.field_id: c[i] for f, c in zip(t.fields, cols)} if valid[i] else None)
+                for i in range(len(arr))]
+    if isinstance(t, ListType):
+        offsets = arr.offsets.to_pylist()
+        elems = _values(t.element_type, arr.values)
+        valid = arr.is_valid().to_pylist()
+        return [elems[offsets[i]:offsets[i + 1]] if valid[i] else None for i in range(len(arr))]
+    if isinstance(t, MapType):
+        offsets = arr.offsets.to_pylist()
+        keys = _values(t.key_type, arr.keys)
+        vals = _values(t.value_type, arr.items)
+        valid = arr.is_valid().to_pylist()
+        return [dict(zip(keys[offsets[i]:offsets[i + 1]], vals[offsets[i]:offsets[i + 1]])) if valid[i] else None
+                for i in range(len(arr))]
+    if getattr(arr.type, "extension_name", "") == "arrow.uuid":
+        arr = arr.storage
+    if isinstance(t, DateType) and pa.types.is_date32(arr.type):
+        arr = arr.cast(pa.int32())
+    elif isinstance(t, (TimeType, TimestampType, TimestamptzType, TimestampNanoType, TimestamptzNanoType)) and (
+            pa.types.is_timestamp(arr.type) or pa.types.is_time(arr.type)):
+        unit = arr.type.unit
+        arr = arr.cast(pa.int64())
+        micros = isinstance(t, (TimeType, TimestampType, TimestamptzType))
+        if micros and unit == "ns":
+            return [None if v is None else v // 1000 for v in arr.to_pylist()]
+    out = arr.to_pylist()
+    if isinstance(t, UUIDType):
+        import uuid
+
+        return [None if v is None else uuid.UUID(bytes=v) for v in out]
+    return list(out)
+
+
+def _default(f: NestedField) -> Any:
+    from reference.values import value_from_json
+
+    if f.has_initial_default and f.initial_default is not None:
+        return value_from_json(f.field_type, f.initial_default)
+    return None
+
+
+def _identity_partition_values(doc: dict[str, Any], entry: FileEntry) -> dict[int, Any]:
+    """source field id -> partition value (JSON) for identity partition fields of the file."""
+    from reference.metadata import spec_by_id
+
+    spec = spec_by_id(doc).get(entry.spec_id)
+    out: dict[int, Any] = {}
+    part = entry.data_file.get("partition") or {}
+    if isinstance(spec, dict):
+        for pf in spec.get("fields") or []:
+            if pf.get("transform") == "identity" and str(pf.get("field-id")) in part:
+                out[int(pf["source-id"])] = part[str(pf["field-id"])]
+    return out
+
+
+def _parquet_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry) -> list[dict[int, Any]]:
+    tbl = _read_parquet(_local(entry.path))
+    return _arrow_rows(doc, schema, entry, tbl, _columns_by_id(tbl))
+
+
+def _orc_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry) -> list[dict[int, Any]]:
+    """ORC data: field ids are the ``iceberg.id`` type attributes (pyarrow puts them in the
+    field metadata)."""
+    import pyarrow.orc as orc  # type: ignore[import-untyped]
+
+    with open(_local(entry.path), "rb") as f:
+        tbl = orc.ORCFile(f).read()
+    return _arrow_rows(doc, schema, entry, tbl, _columns_by_id(tbl))
+
+
+def _with_ids(t: IcebergType, at: Any) -> Any:
+    """Arrow type ``at`` with the Iceberg field ids of ``t`` on its children (by position)."""
+    import pyarrow as pa
+
+    def meta(fid: int) -> dict[bytes, bytes]:
+        return {b"PARQUET:field_id": str(fid).encode()}
+
+    if isinstance(t, StructType) and pa.types.is_struct(at):
+        return pa.struct([pa.field(at.field(i).name, _with_ids(f.field_type, at.field(i).type), metadata=meta(f.field_id))
+                          for i, f in enumerate(t.fields) if i < at.num_fields])
+    if isinstance(t, ListType) and pa.types.is_list(at):
+        return pa.list_(pa.field("element", _with_ids(t.element_type, at.value_type), metadata=meta(t.element_id)))
+    if isinstance(t, MapType) and pa.types.is_map(at):
+        return pa.map_(pa.field("key", _with_ids(t.key_type, at.key_type), nullable=False, metadata=meta(t.key_id)),
+                       pa.field("value", _with_ids(t.value_type, at.item_type), metadata=meta(t.value_id)))
+    return at
+
+
+def _avro_value(t: IcebergType, raw: Any) -> Any:
+    """A raw Avro value (no logical-type conversion) of a column whose file type is ``t``."""
+    from reference.avro import decode_value
+
+    if raw is None:
+        return None
+    if isinstance(t, StructType):
+        return {f.field_id: _avro_value(f.field_type, raw.get(f.name)) for f in t.fields}
+    if isinstance(t, ListType):
+        return [_avro_value(t.element_type, v) for v in raw]
+    if isinstance(t, MapType):
+        if isinstance(raw, dict):
+            return {_avro_value(t.key_type, k): _avro_value(t.value_type, v) for k, v in raw.items()}
+        out = {}
+        for kv in raw:
+            vals = list(kv.values())
+            out[_avro_value(t.key_type, vals[0])] = _avro_value(t.value_type, vals[1])
+        return out
+    if isinstance(t, DecimalType):
+        # exact at any precision (the default decimal context keeps 28 digits)
+        return Decimal(int.from_bytes(raw, "big", signed=True)).scaleb(-t.scale, Context(prec=80))
+    return decode_value(t, raw)
+
+
+def _avro_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry) -> list[dict[int, Any]]:
+    from reference.avro import from_avro, read_container
+
+    writer_schema, _, records = read_container(_local(entry.path))
+    file_type = from_avro(writer_schema, where=entry.path)
+    if not isinstance(file_type, StructType):
+        raise SpecViolation("scan.avro-schema", f"{entry.path}: the Avro schema is not a record", clause=CLAUSE_PLAN)
+    file_fields = {f.field_id: f for f in file_type.fields}
+    ident = _identity_partition_values(doc, entry)
+    from reference.values import value_from_json
+
+    rows = []
+    for rec in records:
+        row: dict[int, Any] = {}
+        for f in schema.fields:
+            ff = file_fields.get(f.field_id)
+            if ff is not None:
+                row[f.field_id] = _project(f.field_type, _avro_value(ff.field_type, rec.get(ff.name)))
+            elif f.field_id in ident:
+                row[f.field_id] = value_from_json(f.field_type, ident[f.field_id])
+            else:
+                row[f.field_id] = _default(f)
+        rows.append(row)
+    return rows
+
+
+def _project(t: IcebergType, v: Any) -> Any:
+    """A file value (children keyed by field id) projected onto table type ``t``: struct
+    fields missing from the file read as their default."""
+    if v is None:
+        return None
+    if isinstance(t, StructType):
+        return {f.field_id: _project(f.field_type, v[f.field_id]) if f.field_id in v else _default(f)
+                for f in t.fields}
+    if isinstance(t, ListType):
+        return [_project(t.element_type, e) for e in v]
+    if isinstance(t, MapType):
+        return {k: _project(t.value_type, x) for k, x in v.items()}
+    return v
+
+
+def _arrow_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry, tbl: Any,
+                cols: dict[int, int]) -> list[dict[int, Any]]:
+    from reference.values import value_from_json
+
+    ident = _identity_partition_values(doc, entry)
+    columns: dict[int, list[Any]] = {}
+    for f in schema.fields:
+        if f.field_id in cols:
+            columns[f.field_id] = _values(f.field_type, tbl.column(cols[f.field_id]))
+        elif f.field_id in ident:
+            columns[f.field_id] = [value_from_json(f.field_type, ident[f.field_id])] * tbl.num_rows
+        else:
+            columns[f.field_id] = [_default(f)] * tbl.num_rows
+    return [{fid: columns[fid][i] for fid in columns} for i in range(tbl.num_rows)]
+
+
+_READERS = {"PARQUET": _parquet_rows, "AVRO": _avro_rows, "ORC": _orc_rows}
+
+
+def file_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry) -> list[dict[int, Any]]:
+    """Every row of a data file (no deletes applied), projected onto ``schema`` by field id."""
+    fmt = str(entry.data_file.get("file_format", "")).upper()
+    reader = _READERS.get(fmt)
+    if reader is None:
+        raise SpecViolation("scan.unsupported-format", f"{entry.path}: file_format {fmt!r} is not read "
+                            "(Parquet, Avro, ORC are)", clause=CLAUSE_PLAN)
+    return reader(doc, schema, entry)
+
+
+def read_task(doc: dict[str, Any], schema: StructType, task: Task) -> list[dict[int, Any]]:
+    """Rows (field id -> reference Python value) of one task, deletes applied."""
+    rows = file_rows(doc, schema, task.data)
+    deleted = _deleted_positions(task)
+    if deleted:
+        rows = [r for i, r in enumerate(rows) if i not in deleted]
+    if task.equality_deletes:
+        rows = _apply_equality(schema, rows, task.equality_deletes)
+    return rows
+
+
+def _apply_equality(schema: StructType, rows: list[dict[int, Any]], deletes: list[FileEntry]) -> list[dict[int, Any]]:
+    from reference.values import value_to_json
+
+    types = {f.field_id: f.field_type for f in schema.fields}
+    for x in deletes:
+        ids = [int(i) for i in x.data_file.get("equality_ids") or []]
+        tbl = _read_parquet(_local(x.path))
+        cols = _columns_by_id(tbl)
+        missing = [i for i in ids if i not in cols or i not in types]
+        if missing:
+            raise SpecViolation("scan.equality-delete-columns", f"{x.path}: equality field(s) {missing} are not "
+                                "in the delete file or the schema", clause=CLAUSE_DELETES)
+        values = {i: _values(types[i], tbl.column(cols[i])) for i in ids}
+        keys = {json.dumps([value_to_json(types[i], values[i][r]) for i in ids]) for r in range(tbl.num_rows)}
+        rows = [r for r in rows if json.dumps([value_to_json(types[i], r.get(i)) for i in ids]) not in keys]
+    return rows
+
+
+def _schema_for(doc: dict[str, Any], snap: dict[str, Any] | None) -> StructType:
+    from reference.metadata import current_schema, schema_by_id
+
+    sj = None
+    if snap is not None and isinstance(snap.get("schema-id"), int):
+        sj = schema_by_id(doc).get(snap["schema-id"])
+    if sj is None:
+        sj = current_schema(doc)
+    if not isinstance(sj, dict):
+        raise SpecViolation("scan.no-schema", "the table metadata has no current schema", clause=CLAUSE_PLAN)
+    t = parse_type({"type": "struct", "fields": sj.get("fields", [])})
+    assert isinstance(t, StructType)
+    return t
+
+
+def scan(metadata_path: str, snapshot_id: int | None = None) -> list[dict[str, Any]]:
+    """All rows of a snapshot (the current one for ``None``) as ``{column name: JSON value}``.
+
+    Columns are those of the snapshot's schema (``schema-id``), else the current schema."""
+    from reference.values import value_to_json
+
+    doc = _metadata(metadata_path)
+    snap = _snapshot(doc, snapshot_id)
+    schema = _schema_for(doc, snap)
+    if snap is None:
+        return []
+    out = []
+    for task in plan(doc, snap):
+        for row in read_task(doc, schema, task):
+            out.append({f.name: value_to_json(f.field_type, row.get(f.field_id)) for f in schema.fields})
+    return out
+
+
+__all__ = ["FileEntry", "Task", "file_rows", "live_files", "plan", "read_task", "scan"]

@@ -1,0 +1,17 @@
+"""Reference target: capability ``table-scan`` (rows of a table snapshot, deletes applied)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reference.scan import scan
+from suites.api import TABLE_SCAN
+from suites.targets.reference._common import rejecting
+
+
+class TableScanMixin:
+    CAPABILITIES = frozenset({TABLE_SCAN})
+
+    def scan(self, metadata_path: str, snapshot_id: int | None) -> list[dict[str, Any]]:
+        with rejecting():
+            return scan(metadata_path, snapshot_id)
