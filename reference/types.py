@@ -129,9 +129,9 @@ class FixedType(PrimitiveType):
     name = "fixed"
 
     def __init__(self, length: int) -> None:
-        if length < 1:
+        if length < 0:
             raise SpecViolation(
-                "types.fixed-length", f"fixed[{length}]: length must be a positive integer",
+                "types.fixed-length", f"fixed[{length}]: length must not be negative",
                 clause=CLAUSE_PRIMITIVES,
             )
         self.length = length
@@ -153,13 +153,8 @@ class DecimalType(PrimitiveType):
                 f"decimal({precision}, {scale}): precision must be 1..{MAX_DECIMAL_PRECISION}",
                 clause=CLAUSE_PRIMITIVES,
             )
-        if not 0 <= scale <= precision:
-            # The spec fixes P <= 38 only; Java and pyiceberg also require 0 <= S <= P.
-            raise SpecViolation(
-                "types.decimal-scale",
-                f"decimal({precision}, {scale}): scale must be 0..precision",
-                clause=CLAUSE_PRIMITIVES,
-            )
+        # The spec bounds the precision only; the scale is free (the JSON single-value form
+        # speaks of negative scales, and Java and PyIceberg accept a scale above the precision).
         self.precision = precision
         self.scale = scale
 

@@ -7,8 +7,8 @@ Options (group ``iceberg-conformance``), each with an environment-variable fallb
 * ``--conformance-report DIR`` (``$ICEBERG_CONFORMANCE_REPORT``): write the target × area
   matrix there as ``matrix.json``, ``matrix.md`` and ``matrix.html``.
 
-Markers: ``vectors(operation)`` parametrizes a test over every vector case of that operation
-(fixture ``case``); ``capability(name)`` makes the test UNSUPPORTED for targets without it;
+Markers: ``vectors(operation, select=None)`` parametrizes a test over every vector case of
+that operation (fixture ``case``), or those for which ``select(case)`` is true; ``capability(name)`` makes the test UNSUPPORTED for targets without it;
 ``area(name)`` names the matrix column of a test without vectors.
 """
 
@@ -88,6 +88,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             cases = cases_for(marker.args[0])
         except VectorFileError as e:
             raise pytest.UsageError(f"bad vector file: {e}") from None
+        select = marker.kwargs.get("select")
+        if select is not None:
+            cases = [c for c in cases if select(c)]
         if not cases:
             raise pytest.UsageError(f"no vector cases for operation {marker.args[0]!r} under {vectors_root()}")
         metafunc.parametrize("case", cases, ids=[c.id for c in cases])

@@ -1,0 +1,30 @@
+"""Schema Evolution and Partition Evolution: is a change allowed (capability ``evolution``)?
+
+``schema-evolution`` cases give an old and a new schema and the format version;
+``partition-evolution`` cases give an old and a new partition spec, the schema they bind to
+and the format version. ``expected`` is ``null`` for an allowed change, ``error`` names the
+rule a forbidden change breaks.
+"""
+
+import pytest
+
+from suites.api import EVOLUTION
+from suites.conformance import run_case
+
+
+@pytest.mark.vectors("schema-evolution")
+@pytest.mark.capability(EVOLUTION)
+def test_schema_evolution(target, case):
+    i = case.input
+    run_case(case, target.name,
+             lambda: target.check_schema_evolution(i["old"], i["new"], i["format_version"]),
+             reports_rules=getattr(target, "reports_rules", False))
+
+
+@pytest.mark.vectors("partition-evolution")
+@pytest.mark.capability(EVOLUTION)
+def test_partition_evolution(target, case):
+    i = case.input
+    run_case(case, target.name,
+             lambda: target.check_partition_evolution(i["old"], i["new"], i["schema"], i["format_version"]),
+             reports_rules=getattr(target, "reports_rules", False))
