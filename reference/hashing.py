@@ -57,6 +57,12 @@ def unscaled(v: Decimal) -> int:
     return -n if sign else n
 
 
+def scaled(unscaled_value: int, scale: int) -> Decimal:
+    """The decimal ``unscaled_value * 10**-scale``, exactly (no 28-digit context rounding)."""
+    digits = tuple(int(d) for d in str(abs(unscaled_value)))
+    return Decimal((1 if unscaled_value < 0 else 0, digits, -scale))
+
+
 @singledispatch
 def hash_value(t: IcebergType, v: Any) -> int:
     """The Appendix B hash of value ``v`` of type ``t``."""

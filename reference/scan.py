@@ -23,6 +23,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from reference.hashing import scaled
 from reference.errors import SpecViolation
 from decimal import Context, Decimal
 
@@ -353,7 +354,7 @@ def _avro_value(t: IcebergType, raw: Any) -> Any:
         return out
     if isinstance(t, DecimalType):
         # exact at any precision (the default decimal context keeps 28 digits)
-        return Decimal(int.from_bytes(raw, "big", signed=True)).scaleb(-t.scale, Context(prec=80))
+        return scaled(int.from_bytes(raw, "big", signed=True), t.scale)
     return decode_value(t, raw)
 
 

@@ -34,7 +34,7 @@ from decimal import Decimal
 from typing import Any, ClassVar
 
 from reference.errors import SpecViolation
-from reference.hashing import hash_value, unscaled
+from reference.hashing import hash_value, scaled, unscaled
 from reference.types import (
     BinaryType, DateType, DecimalType, FixedType, GeographyType, GeometryType, IcebergType,
     IntegerType, LongType, PrimitiveType, StringType, TimestampNanoType, TimestampType,
@@ -179,7 +179,7 @@ class TruncateTransform(Transform):
             return result
         if isinstance(source, DecimalType):
             u = unscaled(value)
-            return Decimal(u - u % w).scaleb(-source.scale)
+            return scaled(u - u % w, source.scale)
         if isinstance(source, StringType):
             return str(value)[:w]   # Python strings index by code point
         return bytes(value)[:w]

@@ -1,0 +1,456 @@
+"""Appendix A: Format-specific Requirements / Avro — Iceberg types as Avro schemas.
+
+Spec section: "Appendix A: Format-specific Requirements / Avro" (Data Type Mappings, Field
+IDs). What this module does:
+
+* ``to_avro(type)`` maps an Iceberg type to an Avro schema: optional fields, list elements and
+  map values are unions with ``null`` (default ``null``); struct fields carry ``field-id``,
+  arrays ``element-id``; maps with string keys are Avro maps with ``key-id``/``value-id``, other
+  maps are arrays of two-field ``key``/``value`` records with ``logicalType: map``; decimals are
+  ``fixed`` of ``minBytesRequired(P)`` bytes; ``uuid`` is ``fixed[16]`` with ``logicalType
+  uuid``; timestamps carry ``adjust-to-utc``.
+* ``from_avro(schema)`` maps an Avro schema back, and reports what Appendix A forbids (a
+  missing field id, a union other than ``[null, T]``) as a ``SpecViolation``.
+* ``write_container`` writes an Avro object container file byte-for-byte deterministically
+  (fixed key order and sync marker), encoding records with fastavro.
+* ``decode_value`` / ``encode_value`` move values between the reference's physical Python form
+  (see ``reference.values``) and the Avro encoding (unscaled two's complement bytes for
+  decimals, 16 bytes for UUIDs, ...).
+
+Record names are not fixed by Appendix A; this module names a nested struct ``r<field id>`` and
+a map entry record ``k<key id>_v<value id>`` (the names Iceberg's Java writer uses and the
+Appendix A example shows), so files it writes resolve against readers that match by name.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import uuid
+import zlib
+from decimal import Context, Decimal
+from functools import singledispatch
+from typing import Any, BinaryIO, Iterable
+
+import fastavro
+
+from reference.hashing import scaled, unscaled
+from reference.errors import SpecViolation
+from reference.types import (
+    BinaryType, BooleanType, DateType, DecimalType, DoubleType, FixedType, FloatType,
+    GeographyType, GeometryType, IcebergType, IntegerType, ListType, LongType, MapType,
+    NestedField, StringType, StructType, TimestampNanoType, TimestampType, TimestamptzNanoType,
+    TimestamptzType, TimeType, UnknownType, UUIDType, VariantType,
+)
+
+CLAUSE = "Appendix A: Format-specific Requirements / Avro"
+CLAUSE_IDS = "Appendix A: Format-specific Requirements / Avro / Field IDs"
+
+AvroSchema = Any  # a parsed Avro schema: str, list (union) or dict
+
+
+def min_bytes_required(precision: int) -> int:
+    """The fewest bytes whose two's complement holds every unscaled value of ``precision`` digits."""
+    n = 1
+    while 2 ** (8 * n - 1) - 1 < 10**precision - 1:
+        n += 1
+    return n
+
+
+class _Namer:
+    """Tracks named Avro types so a second use of a name refers to the first definition."""
+
+    def __init__(self) -> None:
+        self.defined: dict[str, AvroSchema] = {}
+
+    def named(self, schema: dict[str, Any]) -> AvroSchema:
+        name = schema["name"]
+        if name in self.defined:
+            if self.defined[name] != schema:
+                raise SpecViolation("avro.name-clash", f"two different Avro types named {name!r}",
+                                    clause=CLAUSE)
+            return name
+        self.defined[name] = schema
+        return schema
+
+
+def to_avro(t: IcebergType, *, name: str = "r0", namer: _Namer | None = None) -> AvroSchema:
+    """The Avro schema of Iceberg type ``t`` (a struct becomes a record named ``name``)."""
+    return _to_avro(t, name, namer or _Namer())
+
+
+def _optional(schema: AvroSchema, required: bool) -> AvroSchema:
+    return schema if required else ["null", schema]
+
+
+def struct_fields_to_avro(fields: Iterable[NestedField], namer: _Namer) -> list[dict[str, Any]]:
+    out = []
+    for f in fields:
+        field_schema: dict[str, Any] = {
+            "name": f.name,
+            "type": _optional(_to_avro(f.field_type, f"r{f.field_id}", namer), f.required),
+        }
+        if f.doc is not None:
+            field_schema["doc"] = f.doc
+        if not f.required:
+            field_schema["default"] = None
+        field_schema["field-id"] = f.field_id
+        out.append(field_schema)
+    return out
+
+
+def _to_avro(t: IcebergType, name: str, namer: _Namer) -> AvroSchema:
+    if isinstance(t, StructType):
+        return namer.named({"type": "record", "name": name, "fields": struct_fields_to_avro(t.fields, namer)})
+    if isinstance(t, ListType):
+        items = _optional(_to_avro(t.element_type, f"r{t.element_id}", namer), t.element_required)
+        return {"type": "array", "items": items, "element-id": t.element_id}
+    if isinstance(t, MapType):
+        value = _optional(_to_avro(t.value_type, f"r{t.value_id}", namer), t.value_required)
+        if isinstance(t.key_type, StringType):
+            return {"type": "map", "values": value, "key-id": t.key_id, "value-id": t.value_id}
+        record = namer.named({
+            "type": "record", "name": f"k{t.key_id}_v{t.value_id}",
+            "fields": [
+                {"name": "key", "type": _to_avro(t.key_type, f"r{t.key_id}", namer), "field-id": t.key_id},
+                {"name": "value", "type": value, "field-id": t.value_id},
+            ],
+        })
+        return {"type": "array", "items": record, "logicalType": "map"}
+    return _primitive(t, namer)
+
+
+def _primitive(t: IcebergType, namer: _Namer) -> AvroSchema:
+    simple: dict[type, AvroSchema] = {
+        BooleanType: "boolean", IntegerType: "int", LongType: "long", FloatType: "float",
+        DoubleType: "double", StringType: "string", BinaryType: "bytes", UnknownType: "null",
+        GeometryType: "bytes", GeographyType: "bytes",
+        DateType: {"type": "int", "logicalType": "date"},
+        TimeType: {"type": "long", "logicalType": "time-micros"},
+        TimestampType: {"type": "long", "logicalType": "timestamp-micros", "adjust-to-utc": False},
+        TimestamptzType: {"type": "long", "logicalType": "timestamp-micros", "adjust-to-utc": True},
+        TimestampNanoType: {"type": "long", "logicalType": "timestamp-nanos", "adjust-to-utc": False},
+        TimestamptzNanoType: {"type": "long", "logicalType": "timestamp-nanos", "adjust-to-utc": True},
+    }
+    if type(t) in simple:
+        return copy.deepcopy(simple[type(t)])
+    if isinstance(t, DecimalType):
+        return namer.named({"type": "fixed", "name": f"decimal_{t.precision}_{t.scale}",
+                            "size": min_bytes_required(t.precision), "logicalType": "decimal",
+                            "precision": t.precision, "scale": t.scale})
+    if isinstance(t, UUIDType):
+        return namer.named({"type": "fixed", "name": "uuid_fixed", "size": 16, "logicalType": "uuid"})
+    if isinstance(t, FixedType):
+        return namer.named({"type": "fixed", "name": f"fixed_{t.length}", "size": t.length})
+    if isinstance(t, VariantType):
+        return namer.named({"type": "record", "name": "variant", "fields": [
+            {"name": "metadata", "type": "bytes"}, {"name": "value", "type": "bytes"}]})
+    raise SpecViolation("avro.unmapped-type", f"{t}: no Avro mapping", clause=CLAUSE)
+
+
+# --- Avro schema -> Iceberg type ------------------------------------------------------------
+
+def _strip_null(schema: AvroSchema, where: str) -> tuple[AvroSchema, bool]:
+    """(branch, required) of a schema that may be a ``[null, T]`` union."""
+    if isinstance(schema, list):
+        others = [s for s in schema if s != "null"]
+        if len(schema) != 2 or len(others) != 1:
+            raise SpecViolation("avro.union", f"{where}: union {json.dumps(schema)} is not [null, T], "
+                                "the only union Iceberg allows", clause=CLAUSE)
+        return others[0], False
+    return schema, True
+
+
+def _field_id(obj: dict[str, Any], key: str, where: str) -> int:
+    value = obj.get(key)
+    if isinstance(value, str) and value.lstrip("-").isdigit():
+        value = int(value)  # some writers store ids as strings; the spec says JSON integers
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise SpecViolation("avro.field-id-missing", f"{where}: no {key} (Iceberg ids must be stored "
+                            "in the Avro schema)", clause=CLAUSE_IDS)
+    return value
+
+
+def from_avro(schema: AvroSchema, *, where: str = "", named: dict[str, AvroSchema] | None = None) -> IcebergType:
+    """The Iceberg type of an Avro schema (a record becomes a struct). ``where`` locates errors."""
+    named = {} if named is None else named
+    if isinstance(schema, str) and schema in named:
+        schema = named[schema]
+    if isinstance(schema, list):
+        raise SpecViolation("avro.union", f"{where}: a union is only allowed as [null, T] for an optional "
+                            "field, list element or map value", clause=CLAUSE)
+    if isinstance(schema, str):
+        schema = {"type": schema}
+    if isinstance(schema.get("type"), (dict, list)):
+        return from_avro(schema["type"], where=where, named=named)
+    kind = schema.get("type")
+    logical = schema.get("logicalType")
+    if "name" in schema and kind in ("record", "fixed", "enum"):
+        named.setdefault(schema["name"], schema)
+    if kind == "record":
+        if schema.get("name") == "variant" or (
+                [f.get("name") for f in schema.get("fields", [])] == ["metadata", "value"]
+                and not any("field-id" in f for f in schema.get("fields", []))):
+            return VariantType()
+        fields = []
+        for f in schema.get("fields", []):
+            fwhere = f"{where}.{f.get('name')}"
+            fid = _field_id(f, "field-id", fwhere)
+            branch, required = _strip_null(f["type"], fwhere)
+            fields.append(NestedField(fid, f["name"], from_avro(branch, where=fwhere, named=named), required,
+                                      f.get("doc")))
+        return StructType(tuple(fields))
+    if kind == "array":
+        items = schema["items"]
+        if logical == "map":
+            rec = named.get(items, items) if isinstance(items, str) else items
+            if not isinstance(rec, dict) or rec.get("type") != "record" or len(rec.get("fields", [])) != 2:
+                raise SpecViolation("avro.map-array", f"{where}: a map array must hold 2-field records",
+                                    clause=CLAUSE)
+            named.setdefault(rec["name"], rec)
+            k, v = rec["fields"]
+            kid = _field_id(k, "field-id", f"{where}.key")
+            vid = _field_id(v, "field-id", f"{where}.value")
+            kb, kreq = _strip_null(k["type"], f"{where}.key")
+            if not kreq:
+                raise SpecViolation("avro.map-array", f"{where}: map key must not be nullable", clause=CLAUSE)
+            vb, vreq = _strip_null(v["type"], f"{where}.value")
+            return MapType(kid, from_avro(kb, where=f"{where}.key", named=named), vid,
+                           from_avro(vb, where=f"{where}.value", named=named), vreq)
+        eid = _field_id(schema, "element-id", where)
+        eb, ereq = _strip_null(items, f"{where}.element")
+        return ListType(eid, from_avro(eb, where=f"{where}.element", named=named), ereq)
+    if kind == "map":
+        kid = _field_id(schema, "key-id", where)
+        vid = _field_id(schema, "value-id", where)
+        vb, vreq = _strip_null(schema["values"], f"{where}.value")
+        return MapType(kid, StringType(), vid, from_avro(vb, where=f"{where}.value", named=named), vreq)
+    if kind == "fixed":
+        if logical == "decimal":
+            return DecimalType(int(schema["precision"]), int(schema.get("scale", 0)))
+        if logical == "uuid":
+            return UUIDType()
+        return FixedType(int(schema["size"]))
+    if kind == "bytes":
+        if logical == "decimal":
+            return DecimalType(int(schema["precision"]), int(schema.get("scale", 0)))
+        return BinaryType()
+    utc = schema.get("adjust-to-utc", False) in (True, "true")
+    by_logical: dict[tuple[Any, Any], IcebergType] = {
+        ("int", "date"): DateType(), ("long", "time-micros"): TimeType(),
+        ("long", "timestamp-micros"): TimestamptzType() if utc else TimestampType(),
+        ("long", "timestamp-nanos"): TimestamptzNanoType() if utc else TimestampNanoType(),
+        ("string", "uuid"): UUIDType(),
+    }
+    if (kind, logical) in by_logical:
+        return by_logical[(kind, logical)]
+    plain: dict[Any, IcebergType] = {
+        "boolean": BooleanType(), "int": IntegerType(), "long": LongType(), "float": FloatType(),
+        "double": DoubleType(), "string": StringType(), "null": UnknownType(),
+    }
+    if kind in plain:
+        return plain[kind]
+    raise SpecViolation("avro.unmapped-type", f"{where}: Avro type {json.dumps(schema)} has no Iceberg type",
+                        clause=CLAUSE)
+
+
+def strip_logical_types(schema: AvroSchema) -> AvroSchema:
+    """A copy of ``schema`` without ``logicalType`` annotations, so fastavro returns raw
+    ints and bytes (the Iceberg physical encoding) instead of converting them."""
+    if isinstance(schema, list):
+        return [strip_logical_types(s) for s in schema]
+    if isinstance(schema, dict):
+        out = {k: strip_logical_types(v) for k, v in schema.items() if k != "logicalType"}
+        if out.get("type") == "array" and isinstance(out.get("items"), (dict, list, str)):
+            out["items"] = strip_logical_types(schema["items"])
+        return out
+    return schema
+
+
+# --- values ---------------------------------------------------------------------------------
+
+@singledispatch
+def decode_value(t: IcebergType, raw: Any) -> Any:
+    """The reference's physical value (see ``reference.values``) of a raw Avro-decoded value."""
+    return raw
+
+
+@decode_value.register
+def _(t: DecimalType, raw: Any) -> Any:
+    return scaled(int.from_bytes(raw, "big", signed=True), t.scale)
+
+
+@decode_value.register
+def _(t: UUIDType, raw: Any) -> Any:
+    return uuid.UUID(bytes=bytes(raw)) if isinstance(raw, (bytes, bytearray)) else uuid.UUID(str(raw))
+
+
+@singledispatch
+def encode_value(t: IcebergType, value: Any) -> Any:
+    """The raw Avro value (for a schema without logical types) of a physical value."""
+    return value
+
+
+@encode_value.register
+def _(t: DecimalType, value: Any) -> Any:
+    unscaled_value = unscaled(Decimal(value).quantize(scaled(1, t.scale), context=Context(prec=80)))
+    return unscaled_value.to_bytes(min_bytes_required(t.precision), "big", signed=True)
+
+
+@encode_value.register
+def _(t: UUIDType, value: Any) -> Any:
+    return value.bytes if isinstance(value, uuid.UUID) else uuid.UUID(str(value)).bytes
+
+
+# --- object container files -------------------------------------------------------------------
+
+MAGIC = b"Obj\x01"
+DEFAULT_SYNC = bytes(range(16))
+
+
+def _zigzag(n: int) -> bytes:
+    z = (n << 1) ^ (n >> 63)
+    out = bytearray()
+    while True:
+        b = z & 0x7F
+        z >>= 7
+        if z:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def _avro_bytes(b: bytes) -> bytes:
+    return _zigzag(len(b)) + b
+
+
+def write_container(
+    out: BinaryIO,
+    schema: AvroSchema,
+    records: Iterable[dict[str, Any]],
+    metadata: dict[str, str],
+    *,
+    codec: str = "null",
+    sync: bytes = DEFAULT_SYNC,
+) -> None:
+    """Write an Avro object container file: header (``avro.schema``, ``avro.codec``, then
+    ``metadata`` in the given order), one data block, fixed ``sync`` marker. Records hold raw
+    values for ``schema`` without logical types (see :func:`encode_value`). Same input, same
+    bytes."""
+    if len(sync) != 16:
+        raise ValueError("an Avro sync marker is 16 bytes")
+    if codec not in ("null", "deflate"):
+        raise ValueError(f"codec {codec!r}: only null and deflate are written")
+    parsed = fastavro.parse_schema(strip_logical_types(schema), _write_hint=False)
+    body = io.BytesIO()
+    count = 0
+    for r in records:
+        fastavro.schemaless_writer(body, parsed, r)
+        count += 1
+    header = {"avro.schema": json.dumps(schema, separators=(",", ":")), "avro.codec": codec, **metadata}
+    out.write(MAGIC)
+    out.write(_zigzag(len(header)))
+    for k, v in header.items():
+        out.write(_avro_bytes(k.encode()))
+        out.write(_avro_bytes(v.encode()))
+    out.write(_zigzag(0))
+    out.write(sync)
+    data = body.getvalue()
+    if codec == "deflate":
+        c = zlib.compressobj(6, zlib.DEFLATED, -15)
+        data = c.compress(data) + c.flush()
+    if count:
+        out.write(_zigzag(count))
+        out.write(_zigzag(len(data)))
+        out.write(data)
+        out.write(sync)
+
+
+MAX_FILE_BYTES = 1 << 30
+
+
+def _read_long(data: bytes, pos: int) -> tuple[int, int]:
+    shift = result = 0
+    while True:
+        if pos >= len(data) or shift > 63:
+            raise SpecViolation("avro.unreadable", f"truncated or malformed varint at byte {pos}", clause=CLAUSE)
+        b = data[pos]
+        pos += 1
+        result |= (b & 0x7F) << shift
+        shift += 7
+        if not b & 0x80:
+            return (result >> 1) ^ -(result & 1), pos
+
+
+def _read_header(data: bytes) -> tuple[dict[str, bytes], int]:
+    """(header metadata, offset of the sync marker) of an Avro object container file."""
+    if data[:4] != MAGIC:
+        raise SpecViolation("avro.unreadable", "not an Avro object container file (no Obj\\x01 magic)",
+                            clause=CLAUSE)
+    pos = 4
+    meta: dict[str, bytes] = {}
+    while True:
+        count, pos = _read_long(data, pos)
+        if count == 0:
+            break
+        if count < 0:
+            count = -count
+            _, pos = _read_long(data, pos)
+        for _ in range(count):
+            klen, pos = _read_long(data, pos)
+            if klen < 0 or pos + klen > len(data):
+                raise SpecViolation("avro.unreadable", f"header key overruns the file at byte {pos}", clause=CLAUSE)
+            key = data[pos:pos + klen].decode("utf-8", "replace")
+            pos += klen
+            vlen, pos = _read_long(data, pos)
+            if vlen < 0 or pos + vlen > len(data):
+                raise SpecViolation("avro.unreadable", f"header value overruns the file at byte {pos}", clause=CLAUSE)
+            meta[key] = data[pos:pos + vlen]
+            pos += vlen
+    if "avro.schema" not in meta:
+        raise SpecViolation("avro.unreadable", "the Avro header has no avro.schema", clause=CLAUSE)
+    return meta, pos
+
+
+def read_container(path: str) -> tuple[AvroSchema, dict[str, str], list[dict[str, Any]]]:
+    """(writer schema, header metadata without ``avro.*`` keys, raw records) of an Avro file.
+
+    Records are decoded without logical-type conversion. Raises ``SpecViolation``
+    (``avro.unreadable``) for a file that is not an Avro object container."""
+    import os
+
+    try:
+        size = os.path.getsize(path)
+    except OSError as e:
+        raise SpecViolation("avro.unreadable", f"{path}: {e.strerror}", clause=CLAUSE) from None
+    if size > MAX_FILE_BYTES:
+        raise SpecViolation("avro.unreadable", f"{path}: {size} bytes is more than this reader takes",
+                            clause=CLAUSE)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        header, body_at = _read_header(data)
+        writer_schema = json.loads(header["avro.schema"].decode("utf-8"))
+        meta = {k: v.decode("utf-8", "replace") for k, v in header.items() if not k.startswith("avro.")}
+        # Hand fastavro the same file with logical types removed from its schema, so values come
+        # back in their physical encoding (days, micros, unscaled bytes) with no conversion.
+        rebuilt = dict(header)
+        rebuilt["avro.schema"] = json.dumps(strip_logical_types(writer_schema)).encode()
+        stream = io.BytesIO()
+        stream.write(MAGIC)
+        stream.write(_zigzag(len(rebuilt)))
+        for k, v in rebuilt.items():
+            stream.write(_avro_bytes(k.encode()))
+            stream.write(_avro_bytes(v))
+        stream.write(_zigzag(0))
+        stream.write(data[body_at:])
+        stream.seek(0)
+        records = [r for r in fastavro.reader(stream) if isinstance(r, dict)]
+    except SpecViolation:
+        raise
+    except Exception as e:  # noqa: BLE001 - any decoding failure is reported as a violation
+        raise SpecViolation("avro.unreadable", f"{path}: not a readable Avro file: {type(e).__name__}: {e}",
+                            clause=CLAUSE) from None
+    return writer_schema, meta, records

@@ -1,0 +1,918 @@
+"""Manifests and manifest lists: their Avro schemas per format version, reading, checking.
+
+Spec sections: "Manifests" (Manifest Metadata, Entries in Manifests), "Sequence Number
+Inheritance", "First Row ID Inheritance", "Manifest Lists", "First Row ID Assignment", and
+"Appendix A / Avro" for how the structs are stored (see :mod:`reference.avro`).
+
+The *decoded form* of a manifest entry and of a manifest-list entry is plain JSON (what the
+vector sidecars under ``vectors/manifests/files/`` hold and what targets return):
+
+* a manifest entry: ``status``, ``snapshot_id``, v2+ ``sequence_number`` and
+  ``file_sequence_number`` (as stored: ``null`` means inherited), and ``data_file``: every
+  field of the format version's ``data_file`` table by its spec name. Maps of column id to
+  count are JSON objects keyed by the id as a string; ``lower_bounds``/``upper_bounds`` values
+  and ``key_metadata`` are lowercase hex of the stored bytes; ``partition`` is an object keyed
+  by partition field id (string) with values in the JSON single-value form; absent optional
+  fields are ``null``. Deprecated fields (105 ``block_size_in_bytes``, 106 ``file_ordinal``,
+  107 ``sort_columns``, 111 ``distinct_counts``) are read and dropped.
+* a manifest-list entry: every field of the version's ``manifest_file`` table by name;
+  ``partitions`` is a list of ``{contains_null, contains_nan, lower_bound, upper_bound}``
+  with the bounds as hex; ``key_metadata`` as hex.
+
+Entries are found by field id, never by Avro field name. Checking collects
+:class:`~reference.findings.Finding` objects; :func:`check_manifest` is a pure function of a
+path and a :class:`ManifestContext` so a table checker can map it over many manifests.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+from dataclasses import dataclass
+from typing import Any, Iterable, Literal
+
+from reference.avro import (
+    AvroSchema, _Namer, decode_value, encode_value, from_avro, read_container,
+    struct_fields_to_avro, write_container,
+)
+from reference.errors import SpecViolation
+from reference.findings import Finding
+from reference.types import (
+    BinaryType, BooleanType, DateType, DoubleType, FloatType, IcebergType, IntegerType, ListType,
+    LongType, MapType, NestedField, StringType, StructType, UUIDType, parse_type,
+)
+from reference.values import value_from_json, value_to_json
+
+CLAUSE_METADATA = "Manifests / Manifest Metadata"
+CLAUSE_ENTRIES = "Manifests / Entries in Manifests"
+CLAUSE_SEQ = "Manifests / Sequence Number Inheritance"
+CLAUSE_ROW_ID = "Manifests / First Row ID Inheritance"
+CLAUSE_LIST = "Manifest Lists"
+CLAUSE_BOUNDS = "Manifests / Entries in Manifests (Column Metrics)"
+CLAUSE_DELETES = "Delete Formats / Deletion Vectors"
+CLAUSE_AVRO = "Appendix A: Format-specific Requirements / Avro / Field IDs"
+
+STATUS = {0: "EXISTING", 1: "ADDED", 2: "DELETED"}
+CONTENT = {0: "DATA", 1: "POSITION DELETES", 2: "EQUALITY DELETES"}
+DEPRECATED = {105: "block_size_in_bytes", 106: "file_ordinal", 107: "sort_columns", 111: "distinct_counts"}
+
+# (field id, name, type, required, first version, last version)
+_Row = tuple[int, str, IcebergType, bool, int, int]
+
+
+def _counts(kid: int, vid: int) -> MapType:
+    return MapType(kid, IntegerType(), vid, LongType(), True)
+
+
+def _bounds(kid: int, vid: int) -> MapType:
+    return MapType(kid, IntegerType(), vid, BinaryType(), True)
+
+
+_DATA_FILE: list[_Row] = [
+    (134, "content", IntegerType(), True, 2, 3),
+    (100, "file_path", StringType(), True, 1, 3),
+    (101, "file_format", StringType(), True, 1, 3),
+    (102, "partition", StructType(()), True, 1, 3),
+    (103, "record_count", LongType(), True, 1, 3),
+    (104, "file_size_in_bytes", LongType(), True, 1, 3),
+    (105, "block_size_in_bytes", LongType(), True, 1, 1),
+    (108, "column_sizes", _counts(117, 118), False, 1, 3),
+    (109, "value_counts", _counts(119, 120), False, 1, 3),
+    (110, "null_value_counts", _counts(121, 122), False, 1, 3),
+    (137, "nan_value_counts", _counts(138, 139), False, 1, 3),
+    (125, "lower_bounds", _bounds(126, 127), False, 1, 3),
+    (128, "upper_bounds", _bounds(129, 130), False, 1, 3),
+    (131, "key_metadata", BinaryType(), False, 1, 3),
+    (132, "split_offsets", ListType(133, LongType(), True), False, 1, 3),
+    (135, "equality_ids", ListType(136, IntegerType(), True), False, 2, 3),
+    (140, "sort_order_id", IntegerType(), False, 1, 3),
+    (142, "first_row_id", LongType(), False, 3, 3),
+    (143, "referenced_data_file", StringType(), False, 2, 3),
+    (144, "content_offset", LongType(), False, 3, 3),
+    (145, "content_size_in_bytes", LongType(), False, 3, 3),
+]
+
+_SUMMARY = StructType((
+    NestedField(509, "contains_null", BooleanType(), True),
+    NestedField(518, "contains_nan", BooleanType(), False),
+    NestedField(510, "lower_bound", BinaryType(), False),
+    NestedField(511, "upper_bound", BinaryType(), False),
+))
+
+_MANIFEST_FILE: list[_Row] = [
+    (500, "manifest_path", StringType(), True, 1, 3),
+    (501, "manifest_length", LongType(), True, 1, 3),
+    (502, "partition_spec_id", IntegerType(), True, 1, 3),
+    (517, "content", IntegerType(), True, 2, 3),
+    (515, "sequence_number", LongType(), True, 2, 3),
+    (516, "min_sequence_number", LongType(), True, 2, 3),
+    (503, "added_snapshot_id", LongType(), True, 1, 3),
+    (504, "added_files_count", IntegerType(), True, 1, 3),
+    (505, "existing_files_count", IntegerType(), True, 1, 3),
+    (506, "deleted_files_count", IntegerType(), True, 1, 3),
+    (512, "added_rows_count", LongType(), True, 1, 3),
+    (513, "existing_rows_count", LongType(), True, 1, 3),
+    (514, "deleted_rows_count", LongType(), True, 1, 3),
+    (507, "partitions", ListType(508, _SUMMARY, True), False, 1, 3),
+    (519, "key_metadata", BinaryType(), False, 1, 3),
+    (520, "first_row_id", LongType(), False, 3, 3),
+]
+_V1_OPTIONAL_COUNTS = {504, 505, 506, 512, 513, 514}
+
+
+def _rows(rows: list[_Row], version: int) -> list[_Row]:
+    return [r for r in rows if r[4] <= version <= r[5]]
+
+
+def data_file_type(version: int, partition: StructType) -> StructType:
+    """The ``data_file`` struct of ``version`` with the given partition struct (field 102)."""
+    return StructType(tuple(
+        NestedField(fid, name, partition if fid == 102 else t, req)
+        for fid, name, t, req, _, _ in _rows(_DATA_FILE, version)))
+
+
+def manifest_entry_type(version: int, partition: StructType) -> StructType:
+    """The ``manifest_entry`` struct of ``version``."""
+    fields = [NestedField(0, "status", IntegerType(), True),
+              NestedField(1, "snapshot_id", LongType(), version == 1)]
+    if version >= 2:
+        fields += [NestedField(3, "sequence_number", LongType(), False),
+                   NestedField(4, "file_sequence_number", LongType(), False)]
+    fields.append(NestedField(2, "data_file", data_file_type(version, partition), True))
+    return StructType(tuple(fields))
+
+
+def manifest_file_type(version: int) -> StructType:
+    """The ``manifest_file`` struct of ``version``."""
+    return StructType(tuple(
+        NestedField(fid, name, t, req and not (version == 1 and fid in _V1_OPTIONAL_COUNTS))
+        for fid, name, t, req, _, _ in _rows(_MANIFEST_FILE, version)))
+
+
+def manifest_avro_schema(version: int, partition: StructType) -> AvroSchema:
+    """The Avro writer schema of a manifest: record ``manifest_entry``, ``data_file`` as
+    ``r2``, the partition tuple as ``r102``, map entries as ``k<key>_v<value>``."""
+    t = manifest_entry_type(version, partition)
+    return {"type": "record", "name": "manifest_entry", "fields": struct_fields_to_avro(t.fields, _Namer())}
+
+
+def manifest_list_avro_schema(version: int) -> AvroSchema:
+    """The Avro writer schema of a manifest list: record ``manifest_file``, summaries ``r508``."""
+    t = manifest_file_type(version)
+    return {"type": "record", "name": "manifest_file", "fields": struct_fields_to_avro(t.fields, _Namer())}
+
+
+def required_header_keys(version: int) -> tuple[str, ...]:
+    """Key-value metadata a manifest of ``version`` must have."""
+    if version == 1:
+        return ("schema", "partition-spec")
+    return ("schema", "schema-id", "partition-spec", "partition-spec-id", "format-version", "content")
+
+
+# --- partition types --------------------------------------------------------------------------
+
+def _find_field(t: IcebergType, fid: int) -> NestedField | None:
+    if isinstance(t, StructType):
+        for f in t.fields:
+            if f.field_id == fid:
+                return f
+            found = _find_field(f.field_type, fid)
+            if found is not None:
+                return found
+    return None
+
+
+def partition_type(spec_fields: list[dict[str, Any]], schema: StructType) -> StructType:
+    """The partition tuple type of a spec's fields (JSON) bound to ``schema``."""
+    from reference.transforms import parse_transform
+
+    out = []
+    for pf in spec_fields:
+        source_ids = pf.get("source-ids") or [pf.get("source-id")]
+        source = _find_field(schema, int(source_ids[0])) if source_ids[0] is not None else None
+        if source is None:
+            raise SpecViolation("manifests.partition-source", f"partition field {pf.get('name')!r}: source "
+                                f"column {source_ids[0]} is not in the schema", clause=CLAUSE_ENTRIES)
+        result = parse_transform(pf["transform"]).result_type(source.field_type)
+        out.append(NestedField(int(pf["field-id"]), str(pf["name"]), result, False))
+    return StructType(tuple(out))
+
+
+# --- decoded form -----------------------------------------------------------------------------
+
+def _hex(b: Any) -> str | None:
+    return None if b is None else bytes(b).hex()
+
+
+def _by_id(schema: AvroSchema) -> dict[int, tuple[str, AvroSchema]]:
+    """field id -> (Avro field name, field schema) of a record schema."""
+    out = {}
+    if isinstance(schema, dict):
+        for f in schema.get("fields", []):
+            fid = f.get("field-id")
+            if isinstance(fid, int):
+                out[fid] = (f["name"], f["type"])
+    return out
+
+
+def _record_of(schema: AvroSchema, named: dict[str, Any]) -> AvroSchema:
+    if isinstance(schema, list):
+        schema = next(s for s in schema if s != "null")
+    if isinstance(schema, str):
+        return named.get(schema, schema)
+    if isinstance(schema, dict) and isinstance(schema.get("type"), (dict, list)):
+        return _record_of(schema["type"], named)
+    return schema
+
+
+def _collect_named(schema: AvroSchema, named: dict[str, Any]) -> None:
+    if isinstance(schema, list):
+        for s in schema:
+            _collect_named(s, named)
+    elif isinstance(schema, dict):
+        if schema.get("type") in ("record", "fixed", "enum") and "name" in schema:
+            named.setdefault(schema["name"], schema)
+        for f in schema.get("fields", []):
+            _collect_named(f.get("type"), named)
+        for k in ("items", "values"):
+            if k in schema:
+                _collect_named(schema[k], named)
+        if isinstance(schema.get("type"), (dict, list)):
+            _collect_named(schema["type"], named)
+
+
+def _map_json(raw: Any, value_hex: bool) -> dict[str, Any] | None:
+    if raw is None:
+        return None
+    pairs = raw.items() if isinstance(raw, dict) else ((kv["key"], kv["value"]) for kv in raw)
+    return {str(k): (_hex(v) if value_hex else v) for k, v in pairs}
+
+
+def _json_key(fid: int) -> str:
+    return str(fid)
+
+
+def decode_partition(ptype: StructType, raw: dict[str, Any] | None, names: dict[int, str]) -> dict[str, Any]:
+    raw = raw or {}
+    return {_json_key(f.field_id): value_to_json(f.field_type, None if raw.get(names.get(f.field_id, f.name)) is None
+                                                else decode_value(f.field_type, raw[names.get(f.field_id, f.name)]))
+            for f in ptype.fields}
+
+
+@dataclass
+class _Layout:
+    """How the fields of a manifest's writer schema are named (by id)."""
+
+    entry: dict[int, tuple[str, AvroSchema]]
+    data_file: dict[int, tuple[str, AvroSchema]]
+    partition_names: dict[int, str]
+    partition_type: StructType
+
+
+def _layout(writer_schema: AvroSchema, where: str) -> _Layout:
+    named: dict[str, Any] = {}
+    _collect_named(writer_schema, named)
+    entry = _by_id(writer_schema)
+    if 2 not in entry:
+        raise SpecViolation("manifests.field-missing", f"{where}: manifest_entry has no field with id 2 "
+                            "(data_file)", clause=CLAUSE_ENTRIES)
+    df_schema = _record_of(entry[2][1], named)
+    data_file = _by_id(df_schema)
+    if 102 not in data_file:
+        raise SpecViolation("manifests.field-missing", f"{where}: data_file has no field with id 102 "
+                            "(partition)", clause=CLAUSE_ENTRIES)
+    p_schema = _record_of(data_file[102][1], named)
+    ptype = from_avro(p_schema, where=f"{where}:partition", named=dict(named))
+    if not isinstance(ptype, StructType):
+        raise SpecViolation("manifests.partition-type", f"{where}: partition is not a record", clause=CLAUSE_ENTRIES)
+    return _Layout(entry, data_file, {f: n for f, (n, _) in _by_id(p_schema).items()}, ptype)
+
+
+def decode_entry(raw: dict[str, Any], version: int, layout: _Layout) -> dict[str, Any]:
+    """The decoded form of one raw manifest entry record."""
+    def get(ids: dict[int, tuple[str, AvroSchema]], rec: dict[str, Any], fid: int) -> Any:
+        return rec.get(ids[fid][0]) if fid in ids else None
+
+    entry: dict[str, Any] = {"status": get(layout.entry, raw, 0), "snapshot_id": get(layout.entry, raw, 1)}
+    if version >= 2:
+        entry["sequence_number"] = get(layout.entry, raw, 3)
+        entry["file_sequence_number"] = get(layout.entry, raw, 4)
+    df_raw = get(layout.entry, raw, 2) or {}
+    df: dict[str, Any] = {}
+    for fid, name, _t, _req, _, _ in _rows(_DATA_FILE, version):
+        if fid in DEPRECATED:
+            continue
+        value = get(layout.data_file, df_raw, fid)
+        if fid == 102:
+            value = decode_partition(layout.partition_type, value, layout.partition_names)
+        elif fid in (108, 109, 110, 137):
+            value = _map_json(value, False)
+        elif fid in (125, 128):
+            value = _map_json(value, True)
+        elif fid == 131:
+            value = _hex(value)
+        elif fid == 134 and value is None:
+            value = 0
+        elif isinstance(value, (list, tuple)):
+            value = list(value)
+        df[name] = value
+    entry["data_file"] = df
+    return entry
+
+
+def decode_manifest_file(raw: dict[str, Any], version: int, ids: dict[int, tuple[str, AvroSchema]],
+                         summary_ids: dict[int, tuple[str, AvroSchema]]) -> dict[str, Any]:
+    """The decoded form of one raw manifest-list record."""
+    out: dict[str, Any] = {}
+    for fid, name, _t, _req, _, _ in _rows(_MANIFEST_FILE, version):
+        value = raw.get(ids[fid][0]) if fid in ids else None
+        if fid == 507 and value is not None:
+            value = [{n: (_hex(s.get(summary_ids[i][0])) if i in (510, 511) else s.get(summary_ids[i][0]))
+                      if i in summary_ids else None
+                      for i, n in ((509, "contains_null"), (518, "contains_nan"), (510, "lower_bound"),
+                                   (511, "upper_bound"))} for s in value]
+        elif fid == 519:
+            value = _hex(value)
+        out[name] = value
+    return out
+
+
+# --- context and reading ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ManifestContext:
+    """What a manifest is checked against: the table format version, and optionally the table
+    schema and partition spec (JSON) and the manifest-list entry (decoded form) naming it."""
+
+    format_version: int
+    schema: dict[str, Any] | None = None
+    partition_spec: dict[str, Any] | None = None
+    manifest_file: dict[str, Any] | None = None
+
+
+def _finding(rule: str, message: str, clause: str, path: str, location: str = "",
+             severity: Literal["error", "warning"] = "error") -> Finding:
+    return Finding(rule, message, clause, path, location, severity)
+
+
+def _check_schema_ids(schema: AvroSchema, path: str, record: str, findings: list[Finding]) -> None:
+    try:
+        from_avro(schema, where=record)
+    except SpecViolation as e:
+        rule = "manifests.field-id-missing" if e.rule == "avro.field-id-missing" else e.rule
+        findings.append(_finding(rule, e.detail, e.clause or CLAUSE_AVRO, path, e.where))
+
+
+def _check_fields(have: dict[int, tuple[str, AvroSchema]], rows: list[_Row], version: int, record: str,
+                  path: str, findings: list[Finding]) -> None:
+    for fid, name, _t, req, first, last in rows:
+        if first <= version <= last and req and fid not in have and fid != 105:
+            if record == "manifest_file" and version == 1 and fid in _V1_OPTIONAL_COUNTS:
+                continue
+            findings.append(_finding("manifests.field-missing", f"{record}: required field {fid} {name} is missing",
+                                     CLAUSE_LIST if record == "manifest_file" else CLAUSE_ENTRIES, path, record))
+    for fid in have:
+        if fid in DEPRECATED and not (fid == 105 and version == 1):
+            forbidden = fid == 105 and version >= 2
+            findings.append(_finding(
+                "manifests.deprecated-field",
+                f"{record}: field {fid} {DEPRECATED[fid]} is deprecated"
+                + (f" and must not be written in v{version}" if forbidden else "; do not write"),
+                CLAUSE_ENTRIES, path, record, "error" if forbidden else "warning"))
+
+
+def read_manifest(path: str, format_version: int | None = None,
+                  context: ManifestContext | None = None) -> tuple[list[dict[str, Any]], list[Finding]]:
+    """(decoded entries, findings) of a manifest file. Entries are as stored (``null`` =
+    inherited); :func:`inherit` applies the manifest-list entry. ``format_version`` defaults
+    to the context's, then to the ``format-version`` header, then 1."""
+    findings: list[Finding] = []
+    try:
+        writer_schema, meta, records = read_container(path)
+    except SpecViolation as e:
+        return [], [Finding.from_violation(e, path)]
+    version = format_version or (context.format_version if context else None)
+    if version is None:
+        fv = meta.get("format-version", "1")
+        version = int(fv) if fv in ("1", "2", "3") else 1
+    if not isinstance(writer_schema, dict) or writer_schema.get("type") != "record":
+        return [], [_finding("manifests.record-name", "the Avro schema is not a record", CLAUSE_ENTRIES, path)]
+    if writer_schema.get("name") != "manifest_entry":
+        findings.append(_finding("manifests.record-name",
+                                 f"the Avro record is named {writer_schema.get('name')!r}; the spec's struct is "
+                                 "manifest_entry (readers resolve by field id)", CLAUSE_METADATA, path, "avro.schema",
+                                 "warning"))
+    _check_schema_ids(writer_schema, path, "manifest_entry", findings)
+    findings.extend(_check_header(meta, version, path))
+    try:
+        layout = _layout(writer_schema, "manifest_entry")
+    except SpecViolation as e:
+        findings.append(Finding.from_violation(e, path))
+        return [], findings
+    _check_fields(layout.entry, [(0, "status", IntegerType(), True, 1, 3), (1, "snapshot_id", LongType(), True, 1, 1),
+                                 (2, "data_file", StructType(()), True, 1, 3)], version, "manifest_entry", path, findings)
+    _check_fields(layout.data_file, _DATA_FILE, version, "data_file", path, findings)
+    if any(f.severity == "error" and f.rule in ("manifests.field-id-missing", "avro.union") for f in findings):
+        return [], findings
+    try:
+        entries = [decode_entry(r, version, layout) for r in records]
+    except (SpecViolation, ValueError, TypeError, KeyError) as e:
+        findings.append(_finding("manifests.undecodable", f"entry values do not decode: {e}", CLAUSE_ENTRIES, path))
+        return [], findings
+    findings.extend(_check_entries(entries, version, meta, layout.partition_type, path, context))
+    return entries, findings
+
+
+def _check_header(meta: dict[str, str], version: int, path: str) -> list[Finding]:
+    out = []
+    for key in required_header_keys(version):
+        if key == "schema-id" and key not in meta:
+            # Required by the v2/v3 tables, yet neither Java nor PyIceberg writes it (the schema JSON
+            # holds the id; apache/iceberg#8745, #10927): reported, but not as an error.
+            out.append(_finding("manifests.header-schema-id", "key-value metadata 'schema-id' is missing (the "
+                                "spec's table marks it required; the schema JSON carries the id)",
+                                CLAUSE_METADATA, path, key, "warning"))
+        elif key not in meta:
+            out.append(_finding("manifests.header-missing", f"required key-value metadata {key!r} is missing",
+                                CLAUSE_METADATA, path, key))
+    fv = meta.get("format-version")
+    if fv is not None and fv != str(version):
+        out.append(_finding("manifests.header-format-version", f"format-version is {fv!r}, the table is v{version}",
+                            CLAUSE_METADATA, path, "format-version"))
+    content = meta.get("content")
+    if content is not None and content not in ("data", "deletes"):
+        out.append(_finding("manifests.header-content", f"content is {content!r}, not \"data\" or \"deletes\"",
+                            CLAUSE_METADATA, path, "content"))
+    for key in ("schema-id", "partition-spec-id"):
+        v = meta.get(key)
+        if v is not None and not v.lstrip("-").isdigit():
+            out.append(_finding("manifests.header-id", f"{key} is {v!r}, not an id as a string", CLAUSE_METADATA,
+                                path, key))
+    if "schema" in meta:
+        try:
+            parsed = parse_type(json.loads(meta["schema"]))
+            if not isinstance(parsed, StructType):
+                raise ValueError("not a struct")
+        except (ValueError, SpecViolation) as e:
+            out.append(_finding("manifests.header-schema", f"schema is not a table schema in JSON: {e}",
+                                CLAUSE_METADATA, path, "schema"))
+    if "partition-spec" in meta:
+        try:
+            spec = json.loads(meta["partition-spec"])
+            if not isinstance(spec, list):
+                raise ValueError("not a JSON array of partition fields")
+        except ValueError as e:
+            out.append(_finding("manifests.header-partition-spec", f"partition-spec is not the partition fields "
+                                f"array in JSON: {e}", CLAUSE_METADATA, path, "partition-spec"))
+    return out
+
+
+def _compare_key(t: IcebergType, v: Any) -> Any:
+    if isinstance(t, UUIDType):
+        return v.bytes
+    return v
+
+
+def _check_bounds(df: dict[str, Any], schema: StructType | None, path: str, loc: str) -> list[Finding]:
+    from reference.binary import bound_from_bytes
+
+    out: list[Finding] = []
+    lower, upper = df.get("lower_bounds") or {}, df.get("upper_bounds") or {}
+    if schema is None:
+        return out
+    decoded: dict[str, dict[str, Any]] = {"lower": {}, "upper": {}}
+    for which, bounds in (("lower", lower), ("upper", upper)):
+        for key, hexv in bounds.items():
+            column = _find_field(schema, int(key))
+            if column is None:
+                continue  # a dropped column; nothing to decode with
+            try:
+                value = bound_from_bytes(column.field_type, bytes.fromhex(hexv))
+            except SpecViolation as e:
+                out.append(_finding("manifests.bound-decode", f"{which} bound of column {key} ({column.field_type}): "
+                                    f"{e.detail}", CLAUSE_BOUNDS, path, f"{loc}.{which}_bounds[{key}]"))
+                continue
+            if isinstance(value, float) and math.isnan(value):
+                out.append(_finding("manifests.bound-nan", f"{which} bound of column {key} is NaN", CLAUSE_BOUNDS,
+                                    path, f"{loc}.{which}_bounds[{key}]"))
+                continue
+            decoded[which][key] = (column.field_type, value)
+    for key, (t, lo) in decoded["lower"].items():
+        if key in decoded["upper"]:
+            hi = decoded["upper"][key][1]
+            try:
+                wrong = _compare_key(t, lo) > _compare_key(t, hi)
+            except TypeError:
+                continue
+            if wrong:
+                out.append(_finding("manifests.bounds-order", f"column {key}: lower bound {value_to_json(t, lo)!r} is "
+                                    f"greater than upper bound {value_to_json(t, hi)!r}", CLAUSE_BOUNDS, path, loc))
+    return out
+
+
+def _check_entries(entries: list[dict[str, Any]], version: int, meta: dict[str, str], ptype: StructType,
+                   path: str, context: ManifestContext | None) -> list[Finding]:
+    out: list[Finding] = []
+    content = meta.get("content", "data")
+    schema: StructType | None = None
+    schema_json = context.schema if context and context.schema else None
+    try:
+        if schema_json is None and "schema" in meta:
+            schema_json = json.loads(meta["schema"])
+        parsed = parse_type(schema_json) if schema_json is not None else None
+        schema = parsed if isinstance(parsed, StructType) else None
+    except (ValueError, SpecViolation):
+        schema = None
+    spec_fields: list[dict[str, Any]] | None = None
+    if context and context.partition_spec is not None:
+        spec_fields = context.partition_spec.get("fields")
+    elif "partition-spec" in meta:
+        try:
+            loaded = json.loads(meta["partition-spec"])
+            spec_fields = loaded if isinstance(loaded, list) else None
+        except ValueError:
+            spec_fields = None
+    if spec_fields is not None:
+        ids = [int(f["field-id"]) for f in spec_fields if "field-id" in f]
+        have = [f.field_id for f in ptype.fields]
+        if version >= 2 and ids != have:
+            out.append(_finding("manifests.partition-field-ids", f"partition struct field ids {have} differ from the "
+                                f"partition spec's {ids}", CLAUSE_ENTRIES, path, "data_file.partition"))
+        if schema is not None and ids == have:
+            try:
+                expected = partition_type(spec_fields, schema)
+                for pf, ef in zip(ptype.fields, expected.fields):
+                    # day/month/year/hour give int in the spec's table; Java and pyiceberg write date
+                    # for day: both are an Avro int, so both are accepted.
+                    same = pf.field_type == ef.field_type or {type(pf.field_type), type(ef.field_type)} == {
+                        IntegerType, DateType}
+                    if not same:
+                        out.append(_finding("manifests.partition-type", f"partition field {pf.field_id} {pf.name} is "
+                                            f"{pf.field_type}, the spec's transform gives {ef.field_type}",
+                                            CLAUSE_ENTRIES, path, "data_file.partition"))
+            except (SpecViolation, KeyError, ValueError, TypeError):
+                pass
+    for i, e in enumerate(entries):
+        loc = f"entries[{i}]"
+        df = e["data_file"]
+        status = e.get("status")
+        if status not in STATUS:
+            out.append(_finding("manifests.status", f"status {status!r} is not 0 (EXISTING), 1 (ADDED) or 2 (DELETED)",
+                                CLAUSE_ENTRIES, path, loc))
+        if version == 1 and e.get("snapshot_id") is None:
+            out.append(_finding("manifests.snapshot-id", "v1 entries require snapshot_id", CLAUSE_ENTRIES, path, loc))
+        if version >= 2 and status in (0, 2):
+            for key in ("sequence_number", "file_sequence_number"):
+                if e.get(key) is None:
+                    out.append(_finding("manifests.sequence-number-explicit",
+                                        f"{STATUS[status]} entry has null {key}; only ADDED entries inherit",
+                                        CLAUSE_SEQ, path, loc))
+        c = df.get("content", 0)
+        if c not in CONTENT:
+            out.append(_finding("manifests.content", f"data_file content {c!r} is not 0, 1 or 2", CLAUSE_ENTRIES,
+                                path, loc))
+        elif version >= 2 and (content == "data") != (c == 0) and content in ("data", "deletes"):
+            out.append(_finding("manifests.content-mismatch", f"a {content} manifest holds a {CONTENT[c]} file",
+                                CLAUSE_ENTRIES, path, loc))
+        for key in ("record_count", "file_size_in_bytes"):
+            v = df.get(key)
+            if isinstance(v, int) and v < 0:
+                out.append(_finding("manifests.negative", f"{key} is {v}", CLAUSE_ENTRIES, path, loc))
+        if c == 2 and not df.get("equality_ids"):
+            out.append(_finding("manifests.equality-ids", "equality delete file without equality_ids",
+                                CLAUSE_ENTRIES, path, loc))
+        offsets = df.get("split_offsets")
+        if offsets and list(offsets) != sorted(offsets):
+            out.append(_finding("manifests.split-offsets-sorted", f"split_offsets {offsets} are not ascending",
+                                CLAUSE_ENTRIES, path, loc))
+        if version >= 3:
+            if df.get("content_offset") is not None and df.get("content_size_in_bytes") is None:
+                out.append(_finding("manifests.content-size", "content_offset without content_size_in_bytes",
+                                    CLAUSE_ENTRIES, path, loc))
+            if c != 0 and df.get("first_row_id") is not None:
+                out.append(_finding("manifests.first-row-id-delete", "a delete file has a first_row_id",
+                                    CLAUSE_ROW_ID, path, loc))
+            if c == 1 and str(df.get("file_format", "")).lower() == "puffin":
+                missing = [k for k in ("referenced_data_file", "content_offset", "content_size_in_bytes")
+                           if df.get(k) is None]
+                if missing:
+                    out.append(_finding("manifests.dv-fields", f"deletion vector entry lacks {', '.join(missing)}",
+                                        CLAUSE_DELETES, path, loc))
+        out.extend(_check_bounds(df, schema, path, loc))
+    if context and context.manifest_file is not None:
+        out.extend(check_against_list_entry(entries, context.manifest_file, ptype, version, meta, path))
+    return out
+
+
+def inherit(entries: list[dict[str, Any]], manifest_file: dict[str, Any], version: int) -> list[dict[str, Any]]:
+    """Entries with inherited values filled in from their manifest-list entry: ``snapshot_id``
+    from ``added_snapshot_id``; for ADDED entries (or a v1 list, sequence number 0) the
+    sequence numbers from the manifest's ``sequence_number``; v3 ``first_row_id`` of data
+    files from the manifest's ``first_row_id`` plus the record counts of the preceding data
+    files that also had none."""
+    seq = manifest_file.get("sequence_number") or 0
+    next_row = manifest_file.get("first_row_id")
+    out = []
+    for e in entries:
+        e = json.loads(json.dumps(e))
+        if e.get("snapshot_id") is None:
+            e["snapshot_id"] = manifest_file.get("added_snapshot_id")
+        for key in ("sequence_number", "file_sequence_number"):
+            if e.get(key) is None and (e.get("status") == 1 or seq == 0):
+                e[key] = seq
+        df = e["data_file"]
+        if version >= 3 and df.get("content", 0) == 0 and df.get("first_row_id") is None and next_row is not None:
+            df["first_row_id"] = next_row
+            next_row += df.get("record_count") or 0
+        out.append(e)
+    return out
+
+
+def _partition_values(entries: list[dict[str, Any]], ptype: StructType) -> list[list[Any]]:
+    cols: list[list[Any]] = [[] for _ in ptype.fields]
+    for e in entries:
+        part = e["data_file"].get("partition") or {}
+        for i, f in enumerate(ptype.fields):
+            v = part.get(_json_key(f.field_id))
+            cols[i].append(None if v is None else value_from_json(f.field_type, v))
+    return cols
+
+
+def check_against_list_entry(entries: list[dict[str, Any]], mf: dict[str, Any], ptype: StructType, version: int,
+                             meta: dict[str, str], path: str) -> list[Finding]:
+    """Counts, content, spec id and partition summaries of a manifest-list entry against the
+    entries of the manifest it names."""
+    from reference.binary import from_bytes
+
+    out: list[Finding] = []
+    loc = "manifest_list_entry"
+    for status, files_key, rows_key in ((1, "added_files_count", "added_rows_count"),
+                                        (0, "existing_files_count", "existing_rows_count"),
+                                        (2, "deleted_files_count", "deleted_rows_count")):
+        chosen = [e for e in entries if e.get("status") == status]
+        n_rows = sum(e["data_file"].get("record_count") or 0 for e in chosen)
+        if mf.get(files_key) is not None and mf[files_key] != len(chosen):
+            out.append(_finding("manifests.list-counts", f"{files_key} is {mf[files_key]}, the manifest has "
+                                f"{len(chosen)} {STATUS[status]} entries", CLAUSE_LIST, path, loc))
+        if mf.get(rows_key) is not None and mf[rows_key] != n_rows:
+            out.append(_finding("manifests.list-counts", f"{rows_key} is {mf[rows_key]}, the manifest's "
+                                f"{STATUS[status]} entries hold {n_rows} rows", CLAUSE_LIST, path, loc))
+    if version >= 2:
+        want = {"data": 0, "deletes": 1}.get(meta.get("content", ""))
+        if want is not None and mf.get("content") is not None and mf["content"] != want:
+            out.append(_finding("manifests.list-content", f"manifest list says content {mf['content']}, the manifest "
+                                f"header says {meta.get('content')!r}", CLAUSE_LIST, path, loc))
+    spec_id = meta.get("partition-spec-id")
+    if spec_id is not None and spec_id.lstrip("-").isdigit() and mf.get("partition_spec_id") is not None \
+            and int(spec_id) != mf["partition_spec_id"]:
+        out.append(_finding("manifests.list-spec-id", f"manifest list says partition_spec_id "
+                            f"{mf['partition_spec_id']}, the manifest header says {spec_id}", CLAUSE_LIST, path, loc))
+    if version >= 2 and mf.get("min_sequence_number") is not None:
+        live = inherit([e for e in entries if e.get("status") in (0, 1)], mf, version)
+        seqs = [e["sequence_number"] for e in live if e.get("sequence_number") is not None]
+        if seqs and mf["min_sequence_number"] > min(seqs):
+            out.append(_finding("manifests.list-min-sequence-number", f"min_sequence_number "
+                                f"{mf['min_sequence_number']} exceeds the smallest live data sequence number "
+                                f"{min(seqs)}", CLAUSE_LIST, path, loc))
+    summaries = mf.get("partitions")
+    if summaries is None:
+        return out
+    if len(summaries) != len(ptype.fields):
+        out.append(_finding("manifests.partition-summary", f"{len(summaries)} partition summaries for "
+                            f"{len(ptype.fields)} partition fields", CLAUSE_LIST, path, f"{loc}.partitions"))
+        return out
+    for (f, values), s in zip(zip(ptype.fields, _partition_values(entries, ptype)), summaries):
+        sloc = f"{loc}.partitions[{f.field_id}]"
+        has_null = any(v is None for v in values)
+        is_float = isinstance(f.field_type, (FloatType, DoubleType))
+        has_nan = any(isinstance(v, float) and math.isnan(v) for v in values)
+        if has_null and not s.get("contains_null"):
+            out.append(_finding("manifests.partition-summary", f"field {f.name}: contains_null is false but an entry "
+                                "has a null value", CLAUSE_LIST, path, sloc))
+        if not has_null and s.get("contains_null"):
+            out.append(_finding("manifests.partition-summary", f"field {f.name}: contains_null is true but no entry "
+                                "has a null value", CLAUSE_LIST, path, sloc, "warning"))
+        if is_float and has_nan and s.get("contains_nan") is False:
+            out.append(_finding("manifests.partition-summary", f"field {f.name}: contains_nan is false but an entry "
+                                "is NaN", CLAUSE_LIST, path, sloc))
+        real = [v for v in values if v is not None and not (isinstance(v, float) and math.isnan(v))]
+        for which in ("lower_bound", "upper_bound"):
+            hexv = s.get(which)
+            if hexv is None:
+                if real:
+                    out.append(_finding("manifests.partition-summary", f"field {f.name}: {which} is null but entries "
+                                        "have non-null values", CLAUSE_LIST, path, sloc, "warning"))
+                continue
+            try:
+                bound = from_bytes(f.field_type, bytes.fromhex(hexv))
+            except SpecViolation as e:
+                out.append(_finding("manifests.bound-decode", f"field {f.name}: {which}: {e.detail}", CLAUSE_LIST,
+                                    path, sloc))
+                continue
+            if not real:
+                continue
+            k = [_compare_key(f.field_type, v) for v in real]
+            b = _compare_key(f.field_type, bound)
+            try:
+                bad = b > min(k) if which == "lower_bound" else b < max(k)
+            except TypeError:
+                continue
+            if bad:
+                out.append(_finding("manifests.partition-summary", f"field {f.name}: {which} "
+                                    f"{value_to_json(f.field_type, bound)!r} does not cover the entries' values",
+                                    CLAUSE_LIST, path, sloc))
+    return out
+
+
+def check_manifest(path: str, context: ManifestContext) -> list[Finding]:
+    """Every finding about one manifest file (pure: reads ``path``, writes nothing)."""
+    return read_manifest(path, context.format_version, context)[1]
+
+
+# --- manifest lists -----------------------------------------------------------------------------
+
+def read_manifest_list(path: str, format_version: int | None = None) -> tuple[list[dict[str, Any]], list[Finding]]:
+    """(decoded manifest-list entries, findings) of a manifest list file."""
+    findings: list[Finding] = []
+    try:
+        writer_schema, meta, records = read_container(path)
+    except SpecViolation as e:
+        return [], [Finding.from_violation(e, path)]
+    version = format_version
+    if version is None:
+        fv = meta.get("format-version", "1")
+        version = int(fv) if fv in ("1", "2", "3") else 1
+    if not isinstance(writer_schema, dict) or writer_schema.get("type") != "record":
+        return [], [_finding("manifests.record-name", "the Avro schema is not a record", CLAUSE_LIST, path)]
+    if writer_schema.get("name") != "manifest_file":
+        findings.append(_finding("manifests.record-name", f"the Avro record is named {writer_schema.get('name')!r}; "
+                                 "the spec's struct is manifest_file (readers resolve by field id)", CLAUSE_LIST, path,
+                                 "avro.schema", "warning"))
+    _check_schema_ids(writer_schema, path, "manifest_file", findings)
+    list_fv = meta.get("format-version")
+    if list_fv is not None and list_fv != str(version):
+        findings.append(_finding("manifests.header-format-version", f"format-version is {list_fv!r}, the table is "
+                                 f"v{version}", CLAUSE_LIST, path, "format-version"))
+    ids = _by_id(writer_schema)
+    _check_fields(ids, _MANIFEST_FILE, version, "manifest_file", path, findings)
+    if any(f.severity == "error" and f.rule in ("manifests.field-id-missing", "avro.union") for f in findings):
+        return [], findings
+    named: dict[str, Any] = {}
+    _collect_named(writer_schema, named)
+    summary_ids: dict[int, tuple[str, AvroSchema]] = {}
+    if 507 in ids:
+        lst = _record_of(ids[507][1], named)
+        if isinstance(lst, dict) and lst.get("type") == "array":
+            summary_ids = _by_id(_record_of(lst["items"], named))
+    entries = [decode_manifest_file(r, version, ids, summary_ids) for r in records]
+    for i, mf in enumerate(entries):
+        loc = f"manifests[{i}]"
+        for key in ("added_files_count", "existing_files_count", "deleted_files_count", "added_rows_count",
+                    "existing_rows_count", "deleted_rows_count", "manifest_length"):
+            v = mf.get(key)
+            if isinstance(v, int) and v < 0:
+                findings.append(_finding("manifests.negative", f"{key} is {v}", CLAUSE_LIST, path, loc))
+        if version >= 2:
+            if mf.get("content") not in (0, 1):
+                findings.append(_finding("manifests.list-content", f"content {mf.get('content')!r} is not 0 (data) "
+                                         "or 1 (deletes)", CLAUSE_LIST, path, loc))
+            seq, min_seq = mf.get("sequence_number"), mf.get("min_sequence_number")
+            if isinstance(seq, int) and isinstance(min_seq, int) and min_seq > seq:
+                findings.append(_finding("manifests.list-min-sequence-number", f"min_sequence_number {min_seq} is "
+                                         f"greater than sequence_number {seq}", CLAUSE_LIST, path, loc))
+        if version >= 3 and mf.get("content") == 1 and mf.get("first_row_id") is not None:
+            findings.append(_finding("manifests.first-row-id-delete", "a delete manifest has a first_row_id",
+                                     "Manifest Lists / First Row ID Assignment", path, loc))
+    return entries, findings
+
+
+# --- writing --------------------------------------------------------------------------------------
+
+def _encode_map(value: dict[str, Any] | None, value_hex: bool) -> list[dict[str, Any]] | None:
+    if value is None:
+        return None
+    return [{"key": int(k), "value": bytes.fromhex(v) if value_hex else v} for k, v in value.items()]
+
+
+def encode_entry(entry: dict[str, Any], version: int, ptype: StructType) -> dict[str, Any]:
+    """The raw Avro record (field names of :func:`manifest_avro_schema`) of a decoded entry."""
+    df_in = entry["data_file"]
+    df: dict[str, Any] = {}
+    for fid, name, _t, _req, _, _ in _rows(_DATA_FILE, version):
+        v = df_in.get(name)
+        if fid == 105:
+            v = df_in.get(name, 67108864)  # v1 requires a value; the spec says write a default
+        elif fid == 102:
+            part = v or {}
+            v = {f.name: None if part.get(_json_key(f.field_id)) is None
+                 else encode_value(f.field_type, value_from_json(f.field_type, part[_json_key(f.field_id)]))
+                 for f in ptype.fields}
+        elif fid in (108, 109, 110, 137):
+            v = _encode_map(v, False)
+        elif fid in (125, 128):
+            v = _encode_map(v, True)
+        elif fid == 131:
+            v = None if v is None else bytes.fromhex(v)
+        df[name] = v
+    out: dict[str, Any] = {"status": entry["status"], "snapshot_id": entry.get("snapshot_id")}
+    if version >= 2:
+        out["sequence_number"] = entry.get("sequence_number")
+        out["file_sequence_number"] = entry.get("file_sequence_number")
+    out["data_file"] = df
+    return out
+
+
+def manifest_bytes(manifest: dict[str, Any], *, codec: str = "null", sync: bytes | None = None) -> bytes:
+    """The bytes of a manifest from its decoded form: ``{"format_version", "metadata":
+    {header keys}, "entries": [...]}``. The partition struct type comes from the header's
+    schema and partition spec. Deterministic."""
+    version = int(manifest["format_version"])
+    meta = dict(manifest["metadata"])
+    schema = parse_type(json.loads(meta["schema"]))
+    assert isinstance(schema, StructType)
+    ptype = partition_type(json.loads(meta["partition-spec"]), schema)
+    avro_schema = manifest_avro_schema(version, ptype)
+    records = [encode_entry(e, version, ptype) for e in manifest["entries"]]
+    buf = io.BytesIO()
+    kwargs: dict[str, Any] = {"codec": codec}
+    if sync is not None:
+        kwargs["sync"] = sync
+    write_container(buf, avro_schema, records, meta, **kwargs)
+    return buf.getvalue()
+
+
+def manifest_list_bytes(manifest_list: dict[str, Any], *, codec: str = "null", sync: bytes | None = None) -> bytes:
+    """The bytes of a manifest list from ``{"format_version", "metadata", "manifests": [...]}``."""
+    version = int(manifest_list["format_version"])
+    records = []
+    for mf in manifest_list["manifests"]:
+        rec: dict[str, Any] = {}
+        for fid, name, _t, _req, _, _ in _rows(_MANIFEST_FILE, version):
+            v = mf.get(name)
+            if fid == 507 and v is not None:
+                v = [{"contains_null": s["contains_null"], "contains_nan": s.get("contains_nan"),
+                      "lower_bound": None if s.get("lower_bound") is None else bytes.fromhex(s["lower_bound"]),
+                      "upper_bound": None if s.get("upper_bound") is None else bytes.fromhex(s["upper_bound"])}
+                     for s in v]
+            elif fid == 519 and v is not None:
+                v = bytes.fromhex(v)
+            rec[name] = v
+        records.append(rec)
+    buf = io.BytesIO()
+    kwargs: dict[str, Any] = {"codec": codec}
+    if sync is not None:
+        kwargs["sync"] = sync
+    write_container(buf, manifest_list_avro_schema(version), records, dict(manifest_list.get("metadata", {})),
+                    **kwargs)
+    return buf.getvalue()
+
+
+def write_manifest(path: str, manifest: dict[str, Any], **kwargs: Any) -> int:
+    """Write a manifest (decoded form) to ``path``; returns its length in bytes."""
+    data = manifest_bytes(manifest, **kwargs)
+    with open(path, "wb") as f:
+        f.write(data)
+    return len(data)
+
+
+def write_manifest_list(path: str, manifest_list: dict[str, Any], **kwargs: Any) -> int:
+    data = manifest_list_bytes(manifest_list, **kwargs)
+    with open(path, "wb") as f:
+        f.write(data)
+    return len(data)
+
+
+def summarize(entries: Iterable[dict[str, Any]], ptype: StructType) -> list[dict[str, Any]]:
+    """Partition field summaries (decoded form) covering ``entries``."""
+    from reference.binary import to_bytes
+
+    ents = list(entries)
+    out = []
+    for f, values in zip(ptype.fields, _partition_values(ents, ptype)):
+        real = [v for v in values if v is not None and not (isinstance(v, float) and math.isnan(v))]
+        is_float = isinstance(f.field_type, (FloatType, DoubleType))
+        s: dict[str, Any] = {"contains_null": any(v is None for v in values),
+                             "contains_nan": any(isinstance(v, float) and math.isnan(v) for v in values)
+                             if is_float else False,
+                             "lower_bound": None, "upper_bound": None}
+        if real:
+            lo = min(real, key=lambda v: _compare_key(f.field_type, v))
+            hi = max(real, key=lambda v: _compare_key(f.field_type, v))
+            s["lower_bound"] = to_bytes(f.field_type, lo).hex()
+            s["upper_bound"] = to_bytes(f.field_type, hi).hex()
+        out.append(s)
+    return out
+
+
+def file_length(path: str) -> int:
+    return os.path.getsize(path)
+
+
+__all__ = [
+    "ManifestContext", "read_manifest", "read_manifest_list", "check_manifest", "inherit",
+    "manifest_avro_schema", "manifest_list_avro_schema", "manifest_entry_type", "manifest_file_type",
+    "data_file_type", "required_header_keys", "partition_type", "manifest_bytes", "manifest_list_bytes",
+    "write_manifest", "write_manifest_list", "summarize", "check_against_list_entry",
+]

@@ -1,0 +1,464 @@
+"""Build the golden manifest and manifest-list files of ``vectors/manifests/files/``.
+
+The decoded meaning of every file is written here by hand, from the spec's field tables
+("Manifests", "Manifest Lists"), as data: it becomes the ``*.sidecar.json``. The ``.avro``
+bytes are produced by the kit's deterministic writer (``reference.manifests``), and then
+decoded again here with fastavro alone (no code from ``reference/``) and compared with the
+sidecar, so a writer bug cannot slip into a sidecar. Bounds are packed with ``struct``
+following Appendix D, independently of ``reference.binary``. Invalid files are valid files
+with one thing broken, named by the rule they break.
+
+Run: ``python vectors/manifests/generate.py`` (rewrites ``files/``; the output is byte-stable).
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import io
+import json
+import struct
+import sys
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import fastavro
+
+HERE = Path(__file__).resolve().parent
+FILES = HERE / "files"
+sys.path.insert(0, str(HERE.parent.parent))
+
+from reference import avro as ref_avro  # noqa: E402  (the writer under test of determinism)
+from reference import manifests as ref_manifests  # noqa: E402
+from reference import types as ref_types  # noqa: E402
+
+SCHEMA = {"type": "struct", "schema-id": 0, "fields": [
+    {"id": 1, "name": "id", "required": True, "type": "long"},
+    {"id": 2, "name": "data", "required": False, "type": "string"},
+    {"id": 3, "name": "dt", "required": False, "type": "date"},
+    {"id": 4, "name": "amount", "required": False, "type": "decimal(9, 2)"},
+]}
+SPEC_V1 = [{"source-id": 3, "field-id": 1000, "name": "dt", "transform": "identity"},
+           {"source-id": 2, "field-id": 1001, "name": "data", "transform": "identity"}]
+SPEC = SPEC_V1 + [{"source-id": 4, "field-id": 1002, "name": "amount", "transform": "identity"}]
+
+
+def le_long(v: int) -> str:
+    return struct.pack("<q", v).hex()
+
+
+def le_int(v: int) -> str:
+    return struct.pack("<i", v).hex()
+
+
+def days(iso: str) -> int:
+    return (dt.date.fromisoformat(iso) - dt.date(1970, 1, 1)).days
+
+
+def header(version: int, content: str, spec: list[dict[str, Any]]) -> dict[str, str]:
+    h = {"schema": json.dumps(SCHEMA, separators=(",", ":")), "schema-id": "0",
+         "partition-spec": json.dumps(spec, separators=(",", ":")), "partition-spec-id": "0",
+         "format-version": str(version)}
+    if version >= 2:
+        h["content"] = content
+    return h
+
+
+def data_file(version: int, path: str, partition: dict[str, Any], records: int, size: int, **kw: Any) -> dict[str, Any]:
+    df: dict[str, Any] = {}
+    if version >= 2:
+        df["content"] = kw.pop("content", 0)
+    df.update({"file_path": path, "file_format": kw.pop("file_format", "PARQUET"), "partition": partition,
+               "record_count": records, "file_size_in_bytes": size,
+               "column_sizes": kw.pop("column_sizes", None), "value_counts": kw.pop("value_counts", None),
+               "null_value_counts": kw.pop("null_value_counts", None),
+               "nan_value_counts": kw.pop("nan_value_counts", None),
+               "lower_bounds": kw.pop("lower_bounds", None), "upper_bounds": kw.pop("upper_bounds", None),
+               "key_metadata": kw.pop("key_metadata", None), "split_offsets": kw.pop("split_offsets", None)})
+    if version >= 2:
+        df["equality_ids"] = kw.pop("equality_ids", None)
+    df["sort_order_id"] = kw.pop("sort_order_id", None)
+    if version >= 3:
+        df["first_row_id"] = kw.pop("first_row_id", None)
+    if version >= 2:
+        df["referenced_data_file"] = kw.pop("referenced_data_file", None)
+    if version >= 3:
+        df["content_offset"] = kw.pop("content_offset", None)
+        df["content_size_in_bytes"] = kw.pop("content_size_in_bytes", None)
+    assert not kw, kw
+    return df
+
+
+def entry(version: int, status: int, snapshot_id: int | None, seq: int | None, fseq: int | None,
+          df: dict[str, Any]) -> dict[str, Any]:
+    e: dict[str, Any] = {"status": status, "snapshot_id": snapshot_id}
+    if version >= 2:
+        e["sequence_number"] = seq
+        e["file_sequence_number"] = fseq
+    e["data_file"] = df
+    return e
+
+
+W = "s3://bucket/warehouse/db/t"
+
+
+def part(version: int, day: str | None, data: str | None, amount: str | None = None) -> dict[str, Any]:
+    p: dict[str, Any] = {"1000": day, "1001": data}
+    if version >= 2:
+        p["1002"] = amount
+    return p
+
+
+METRICS = {
+    "column_sizes": {"1": 52, "2": 61}, "value_counts": {"1": 3, "2": 3}, "null_value_counts": {"1": 0, "2": 1},
+    "nan_value_counts": {}, "lower_bounds": {"1": le_long(1), "2": "616263"},
+    "upper_bounds": {"1": le_long(3), "2": "78797a"},
+}
+
+
+def manifests() -> dict[str, dict[str, Any]]:
+    """The golden manifests' decoded form (sidecars), by file stem."""
+    out: dict[str, dict[str, Any]] = {}
+    v = 1
+    out["v1-data"] = {"format_version": 1, "metadata": header(1, "data", SPEC_V1), "entries": [
+        entry(v, 1, 1001, None, None, data_file(v, f"{W}/data/dt=2017-11-16/data=abc/00000-0.parquet",
+                                                part(v, "2017-11-16", "abc"), 3, 1024, split_offsets=[4],
+                                                sort_order_id=0, **METRICS)),
+        entry(v, 1, 1001, None, None, data_file(v, f"{W}/data/dt=2017-11-17/data=null/00001-0.parquet",
+                                                part(v, "2017-11-17", None), 1, 512)),
+    ]}
+    v = 2
+    out["v2-data"] = {"format_version": 2, "metadata": header(2, "data", SPEC), "entries": [
+        entry(v, 1, None, None, None, data_file(v, f"{W}/data/00000-0.parquet", part(v, "2017-11-16", "abc", "14.20"),
+                                                3, 1024, split_offsets=[4, 400], sort_order_id=0, **METRICS)),
+        entry(v, 0, 2001, 1, 1, data_file(v, f"{W}/data/00001-0.parquet", part(v, "2017-11-15", "def", "-0.01"),
+                                          5, 2048, key_metadata="00ff")),
+        entry(v, 2, 2002, 1, 1, data_file(v, f"{W}/data/00002-0.parquet", part(v, "1969-12-31", None, None),
+                                          7, 4096)),
+    ]}
+    out["v2-deletes"] = {"format_version": 2, "metadata": header(2, "deletes", SPEC), "entries": [
+        entry(v, 1, None, None, None, data_file(v, f"{W}/data/00000-pos.parquet", part(v, "2017-11-16", "abc", "14.20"),
+                                                2, 800, content=1,
+                                                referenced_data_file=f"{W}/data/00000-0.parquet")),
+        entry(v, 1, None, None, None, data_file(v, f"{W}/data/00000-eq.parquet", part(v, "2017-11-16", "abc", "14.20"),
+                                                1, 700, content=2, equality_ids=[1], sort_order_id=0)),
+    ]}
+    v = 3
+    out["v3-data"] = {"format_version": 3, "metadata": header(3, "data", SPEC), "entries": [
+        entry(v, 1, None, None, None, data_file(v, f"{W}/data/00010-0.parquet", part(v, "2017-11-16", "abc", "14.20"),
+                                                3, 1024, **METRICS)),
+        entry(v, 1, None, None, None, data_file(v, f"{W}/data/00011-0.parquet", part(v, "2017-11-16", "xyz", "0.00"),
+                                                4, 1100)),
+        entry(v, 0, 3001, 1, 1, data_file(v, f"{W}/data/00001-0.parquet", part(v, "2017-11-15", "def", "-0.01"),
+                                          5, 2048, first_row_id=0)),
+    ]}
+    out["v3-deletes"] = {"format_version": 3, "metadata": header(3, "deletes", SPEC), "entries": [
+        entry(v, 1, None, None, None, data_file(v, f"{W}/data/dv-00000.puffin", part(v, "2017-11-16", "abc", "14.20"),
+                                                2, 120, content=1, file_format="PUFFIN",
+                                                referenced_data_file=f"{W}/data/00010-0.parquet",
+                                                content_offset=4, content_size_in_bytes=42)),
+    ]}
+    return out
+
+
+def manifest_lists(lengths: dict[str, int]) -> dict[str, dict[str, Any]]:
+    """Golden manifest lists; counts and summaries worked out by hand from ``manifests()``."""
+    def summary(null: bool, lo: str | None, hi: str | None, nan: bool | None = False) -> dict[str, Any]:
+        return {"contains_null": null, "contains_nan": nan, "lower_bound": lo, "upper_bound": hi}
+
+    d = days
+    out: dict[str, dict[str, Any]] = {}
+    out["v1-list"] = {"format_version": 1, "metadata": {"snapshot-id": "1001", "format-version": "1"}, "manifests": [{
+        "manifest_path": f"{W}/metadata/v1-data.avro", "manifest_length": lengths["v1-data"], "partition_spec_id": 0,
+        "added_snapshot_id": 1001, "added_files_count": 2, "existing_files_count": 0, "deleted_files_count": 0,
+        "added_rows_count": 4, "existing_rows_count": 0, "deleted_rows_count": 0,
+        "partitions": [summary(False, le_int(d("2017-11-16")), le_int(d("2017-11-17"))),
+                       summary(True, "616263", "616263")],
+        "key_metadata": None}]}
+    amount_lo = (-1).to_bytes(1, "big", signed=True).hex()   # -0.01: unscaled -1, minimal bytes
+    amount_hi = (1420).to_bytes(2, "big", signed=True).hex()  # 14.20: unscaled 1420
+    out["v2-list"] = {"format_version": 2, "metadata": {"snapshot-id": "2003", "parent-snapshot-id": "2002",
+                                                        "sequence-number": "2", "format-version": "2"}, "manifests": [
+        {"manifest_path": f"{W}/metadata/v2-data.avro", "manifest_length": lengths["v2-data"],
+         "partition_spec_id": 0, "content": 0, "sequence_number": 2, "min_sequence_number": 1,
+         "added_snapshot_id": 2003, "added_files_count": 1, "existing_files_count": 1, "deleted_files_count": 1,
+         "added_rows_count": 3, "existing_rows_count": 5, "deleted_rows_count": 7,
+         "partitions": [summary(False, le_int(d("1969-12-31")), le_int(d("2017-11-16"))),
+                        summary(True, "616263", "646566"), summary(True, amount_lo, amount_hi)],
+         "key_metadata": None},
+        {"manifest_path": f"{W}/metadata/v2-deletes.avro", "manifest_length": lengths["v2-deletes"],
+         "partition_spec_id": 0, "content": 1, "sequence_number": 2, "min_sequence_number": 2,
+         "added_snapshot_id": 2003, "added_files_count": 2, "existing_files_count": 0, "deleted_files_count": 0,
+         "added_rows_count": 3, "existing_rows_count": 0, "deleted_rows_count": 0,
+         "partitions": [summary(False, le_int(d("2017-11-16")), le_int(d("2017-11-16"))),
+                        summary(False, "616263", "616263"), summary(False, amount_hi, amount_hi)],
+         "key_metadata": None},
+    ]}
+    zero = (0).to_bytes(1, "big", signed=True).hex()
+    out["v3-list"] = {"format_version": 3, "metadata": {"snapshot-id": "3003", "parent-snapshot-id": "3001",
+                                                        "sequence-number": "2", "first-row-id": "5",
+                                                        "format-version": "3"}, "manifests": [
+        {"manifest_path": f"{W}/metadata/v3-data.avro", "manifest_length": lengths["v3-data"],
+         "partition_spec_id": 0, "content": 0, "sequence_number": 2, "min_sequence_number": 1,
+         "added_snapshot_id": 3003, "added_files_count": 2, "existing_files_count": 1, "deleted_files_count": 0,
+         "added_rows_count": 7, "existing_rows_count": 5, "deleted_rows_count": 0,
+         "partitions": [summary(False, le_int(d("2017-11-15")), le_int(d("2017-11-16"))),
+                        summary(False, "616263", "78797a"), summary(False, amount_lo, amount_hi)],
+         "key_metadata": None, "first_row_id": 5},
+        {"manifest_path": f"{W}/metadata/v3-deletes.avro", "manifest_length": lengths["v3-deletes"],
+         "partition_spec_id": 0, "content": 1, "sequence_number": 2, "min_sequence_number": 2,
+         "added_snapshot_id": 3003, "added_files_count": 1, "existing_files_count": 0, "deleted_files_count": 0,
+         "added_rows_count": 2, "existing_rows_count": 0, "deleted_rows_count": 0,
+         "partitions": [summary(False, le_int(d("2017-11-16")), le_int(d("2017-11-16"))),
+                        summary(False, "616263", "616263"), summary(False, amount_hi, amount_hi)],
+         "key_metadata": None, "first_row_id": None},
+    ]}
+    _ = zero
+    return out
+
+
+# --- independent decoding with fastavro -----------------------------------------------------------
+
+def _fa_value(schema: Any, v: Any) -> Any:
+    """fastavro's logical-type value as the JSON single-value form (by hand, per the spec)."""
+    if v is None:
+        return None
+    if isinstance(v, dt.datetime):
+        return v.isoformat(timespec="microseconds")
+    if isinstance(v, dt.date):
+        return v.isoformat()
+    if isinstance(v, Decimal):
+        return str(v)
+    if isinstance(v, bytes):
+        return v.hex()
+    return v
+
+
+def fastavro_manifest(path: Path) -> tuple[dict[str, str], list[dict[str, Any]]]:
+    with open(path, "rb") as f:
+        r = fastavro.reader(f)
+        meta = {k: v.decode() if isinstance(v, bytes) else v for k, v in r.metadata.items() if not k.startswith("avro.")}
+        recs = list(r)
+    out = []
+    for rec in recs:
+        e = dict(rec)
+        df = dict(e.pop("data_file"))
+        df.pop("block_size_in_bytes", None)
+        df["partition"] = {}
+        raw_part = rec["data_file"]["partition"]
+        spec = json.loads(meta["partition-spec"])
+        for pf in spec:
+            df["partition"][str(pf["field-id"])] = _fa_value(None, raw_part[pf["name"]])
+        for k in ("column_sizes", "value_counts", "null_value_counts", "nan_value_counts"):
+            if df.get(k) is not None:
+                df[k] = {str(kv["key"]): kv["value"] for kv in df[k]}
+        for k in ("lower_bounds", "upper_bounds"):
+            if df.get(k) is not None:
+                df[k] = {str(kv["key"]): kv["value"].hex() for kv in df[k]}
+        if df.get("key_metadata") is not None:
+            df["key_metadata"] = df["key_metadata"].hex()
+        e["data_file"] = df
+        out.append(e)
+    return meta, out
+
+
+def fastavro_list(path: Path) -> list[dict[str, Any]]:
+    with open(path, "rb") as f:
+        recs = list(fastavro.reader(f))
+    for r in recs:
+        for s in r.get("partitions") or []:
+            for k in ("lower_bound", "upper_bound"):
+                if s.get(k) is not None:
+                    s[k] = s[k].hex()
+        if r.get("key_metadata") is not None:
+            r["key_metadata"] = r["key_metadata"].hex()
+    return recs
+
+
+def _normal(doc: Any) -> Any:
+    """Date partition values come back as dates; timestamps none here. Compare as JSON."""
+    return json.loads(json.dumps(doc, sort_keys=True))
+
+
+# --- invalid files --------------------------------------------------------------------------------
+
+def _strip_ids(schema: Any) -> Any:
+    if isinstance(schema, list):
+        return [_strip_ids(s) for s in schema]
+    if isinstance(schema, dict):
+        return {k: _strip_ids(v) for k, v in schema.items() if k not in ("field-id", "element-id", "key-id", "value-id")}
+    return schema
+
+
+def _raw_write(path: Path, schema: Any, records: list[dict[str, Any]], meta: dict[str, str]) -> None:
+    buf = io.BytesIO()
+    ref_avro.write_container(buf, schema, records, meta)
+    path.write_bytes(buf.getvalue())
+
+
+def _list_records(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    for mf in doc["manifests"]:
+        r = dict(mf)
+        r["partitions"] = [{k: (bytes.fromhex(v) if k.endswith("bound") and v is not None else v) for k, v in s.items()}
+                           for s in mf["partitions"]]
+        out.append(r)
+    return out
+
+
+def invalid(goldens: dict[str, dict[str, Any]], lengths: dict[str, int]) -> dict[str, str]:
+    """Write the invalid manifests; returns {file stem: how it is broken}."""
+    made: dict[str, str] = {}
+    base = goldens["v2-data"]
+    ptype = ref_manifests.partition_type(SPEC, ref_types.parse_type(SCHEMA))  # type: ignore[arg-type]
+    schema = ref_manifests.manifest_avro_schema(2, ptype)
+    records = [ref_manifests.encode_entry(e, 2, ptype) for e in base["entries"]]
+
+    _raw_write(FILES / "invalid-v2-no-field-ids.avro", _strip_ids(schema), records, base["metadata"])
+    made["invalid-v2-no-field-ids"] = "the Avro schema has no field-id/element-id properties"
+
+    meta = dict(base["metadata"])
+    del meta["partition-spec-id"]
+    _raw_write(FILES / "invalid-v2-no-partition-spec-id.avro", schema, records, meta)
+    made["invalid-v2-no-partition-spec-id"] = "v2 header lacks partition-spec-id"
+
+    meta = dict(base["metadata"])
+    del meta["schema"]
+    _raw_write(FILES / "invalid-v2-no-schema.avro", schema, records, meta)
+    made["invalid-v2-no-schema"] = "header lacks schema"
+
+    meta = dict(base["metadata"])
+    meta["content"] = "inserts"
+    _raw_write(FILES / "invalid-v2-content-key.avro", schema, records, meta)
+    made["invalid-v2-content-key"] = "header content is neither data nor deletes"
+
+    bad = copy.deepcopy(records)
+    bad[0]["status"] = 3
+    _raw_write(FILES / "invalid-v2-status.avro", schema, bad, base["metadata"])
+    made["invalid-v2-status"] = "an entry has status 3"
+
+    bad = copy.deepcopy(records)
+    bad[1]["sequence_number"] = None
+    _raw_write(FILES / "invalid-v2-existing-null-seq.avro", schema, bad, base["metadata"])
+    made["invalid-v2-existing-null-seq"] = "an EXISTING entry has a null sequence_number"
+
+    nofile = copy.deepcopy(schema)
+    df = next(f for f in nofile["fields"] if f["name"] == "data_file")
+    df["type"]["fields"] = [f for f in df["type"]["fields"] if f["name"] != "record_count"]
+    bad = copy.deepcopy(records)
+    for r in bad:
+        del r["data_file"]["record_count"]
+    _raw_write(FILES / "invalid-v2-no-record-count.avro", nofile, bad, base["metadata"])
+    made["invalid-v2-no-record-count"] = "data_file lacks required field 103 record_count"
+
+    bad = copy.deepcopy(records)
+    bad[0]["data_file"]["lower_bounds"] = [{"key": 1, "value": struct.pack("<q", 1)[:4] + b"\x00\x00"}]
+    _raw_write(FILES / "invalid-v2-bound-width.avro", schema, bad, base["metadata"])
+    made["invalid-v2-bound-width"] = "a long column's lower bound is 6 bytes"
+
+    bad = copy.deepcopy(records)
+    bad[0]["data_file"]["lower_bounds"] = [{"key": 1, "value": struct.pack("<q", 9)}]
+    _raw_write(FILES / "invalid-v2-bounds-order.avro", schema, bad, base["metadata"])
+    made["invalid-v2-bounds-order"] = "lower bound 9 above upper bound 3"
+
+    dels = goldens["v2-deletes"]
+    dschema = ref_manifests.manifest_avro_schema(2, ptype)
+    drecs = [ref_manifests.encode_entry(e, 2, ptype) for e in dels["entries"]]
+    drecs[1]["data_file"]["equality_ids"] = None
+    _raw_write(FILES / "invalid-v2-eq-delete-no-ids.avro", dschema, drecs, dels["metadata"])
+    made["invalid-v2-eq-delete-no-ids"] = "an equality delete file without equality_ids"
+
+    meta = dict(base["metadata"])
+    meta["content"] = "deletes"
+    _raw_write(FILES / "invalid-v2-data-in-delete-manifest.avro", schema, records, meta)
+    made["invalid-v2-data-in-delete-manifest"] = "a delete manifest lists data files"
+
+    v3 = goldens["v3-deletes"]
+    v3schema = ref_manifests.manifest_avro_schema(3, ptype)
+    v3recs = [ref_manifests.encode_entry(e, 3, ptype) for e in v3["entries"]]
+    v3recs[0]["data_file"]["referenced_data_file"] = None
+    _raw_write(FILES / "invalid-v3-dv-fields.avro", v3schema, v3recs, v3["metadata"])
+    made["invalid-v3-dv-fields"] = "a deletion vector entry lacks referenced_data_file"
+
+    lists = manifest_lists(lengths)
+    l2 = lists["v2-list"]
+    lschema = ref_manifests.manifest_list_avro_schema(2)
+    buf = io.BytesIO()
+    ref_manifests.write_manifest_list  # records below use the writer's field names
+    lrecs = _list_records(l2)
+    _raw_write(FILES / "invalid-v2-list-no-field-ids.avro", _strip_ids(lschema), lrecs, l2["metadata"])
+    made["invalid-v2-list-no-field-ids"] = "manifest list schema without field ids"
+    noseq = copy.deepcopy(lschema)
+    noseq["fields"] = [f for f in noseq["fields"] if f["name"] != "sequence_number"]
+    _raw_write(FILES / "invalid-v2-list-no-sequence-number.avro", noseq,
+               [{k: v for k, v in r.items() if k != "sequence_number"} for r in lrecs], l2["metadata"])
+    made["invalid-v2-list-no-sequence-number"] = "v2 manifest list without required field 515 sequence_number"
+    bad = copy.deepcopy(lrecs)
+    bad[0]["content"] = 2
+    _raw_write(FILES / "invalid-v2-list-content.avro", lschema, bad, l2["metadata"])
+    made["invalid-v2-list-content"] = "a manifest-list entry with content 2"
+    _ = buf
+
+    # v1 as the seed described it: optional 106 file_ordinal, 107 sort_columns, 111 distinct_counts
+    # written (all deprecated now). Valid: readers ignore them; decodes like v1-data.
+    v1 = goldens["v1-data"]
+    p1 = ref_manifests.partition_type(SPEC_V1, ref_types.parse_type(SCHEMA))  # type: ignore[arg-type]
+    s1 = ref_manifests.manifest_avro_schema(1, p1)
+    df1 = next(f for f in s1["fields"] if f["name"] == "data_file")["type"]
+    at = next(i for i, f in enumerate(df1["fields"]) if f["name"] == "column_sizes")
+    df1["fields"][at:at] = [
+        {"name": "file_ordinal", "type": ["null", "int"], "default": None, "field-id": 106},
+        {"name": "sort_columns", "type": ["null", {"type": "array", "items": "int", "element-id": 112}],
+         "default": None, "field-id": 107},
+    ]
+    at = next(i for i, f in enumerate(df1["fields"]) if f["name"] == "lower_bounds")
+    df1["fields"][at:at] = [{"name": "distinct_counts", "type": ["null", {"type": "array", "logicalType": "map",
+        "items": {"type": "record", "name": "k123_v124", "fields": [{"name": "key", "type": "int", "field-id": 123},
+                                                                   {"name": "value", "type": "long", "field-id": 124}]}}],
+        "default": None, "field-id": 111}]
+    r1 = [ref_manifests.encode_entry(e, 1, p1) for e in v1["entries"]]
+    for i, r in enumerate(r1):
+        r["data_file"].update({"file_ordinal": i, "sort_columns": [1], "distinct_counts": [{"key": 1, "value": 3}]})
+    _raw_write(FILES / "v1-data-seed-fields.avro", s1, r1, v1["metadata"])
+
+    # the same v2 manifest with the deflate codec (what Java writes by default)
+    buf = io.BytesIO()
+    ref_avro.write_container(buf, schema, records, base["metadata"], codec="deflate")
+    (FILES / "v2-data-deflate.avro").write_bytes(buf.getvalue())
+
+    # renamed records and fields, ids kept: valid, must decode like v2-data
+    renamed = json.loads(json.dumps(schema).replace('"manifest_entry"', '"entry"').replace('"r2"', '"DataFile"')
+                         .replace('"r102"', '"Partition"'))
+    for f in renamed["fields"]:
+        f["name"] = "x_" + f["name"]
+    ren_recs = [{"x_" + k: v for k, v in r.items()} for r in records]
+    _raw_write(FILES / "v2-data-renamed.avro", renamed, ren_recs, base["metadata"])
+    return made
+
+
+def main() -> None:
+    FILES.mkdir(exist_ok=True)
+    lengths: dict[str, int] = {}
+    goldens = manifests()
+    for stem, doc in goldens.items():
+        path = FILES / f"{stem}.avro"
+        lengths[stem] = ref_manifests.write_manifest(str(path), doc)
+        (FILES / f"{stem}.sidecar.json").write_text(json.dumps(doc, indent=1) + "\n")
+        meta, entries = fastavro_manifest(path)
+        assert meta == doc["metadata"], (stem, meta)
+        got, want = _normal(entries), _normal(doc["entries"])
+        assert got == want, (stem, json.dumps(got)[:2000], json.dumps(want)[:2000])
+    for stem, doc in manifest_lists(lengths).items():
+        path = FILES / f"{stem}.avro"
+        ref_manifests.write_manifest_list(str(path), doc)
+        (FILES / f"{stem}.sidecar.json").write_text(json.dumps(doc, indent=1) + "\n")
+        got = _normal(fastavro_list(path))
+        assert got == _normal(doc["manifests"]), (stem, got)
+    for stem, what in invalid(goldens, lengths).items():
+        print(f"invalid {stem}: {what}")
+    print("ok:", ", ".join(sorted(goldens)))
+
+
+if __name__ == "__main__":
+    main()
