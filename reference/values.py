@@ -23,6 +23,18 @@ struct, list, map   ``dict`` by field id, ``list``, ``dict`` of keys to values
 
 JSON has no NaN or infinities; this kit writes them as the strings ``"NaN"``,
 ``"Infinity"`` and ``"-Infinity"`` (an extension the spec does not define).
+
+Decisions where the spec leaves room:
+
+* timestamptz / timestamptz_ns: the spec says the offset "must be '+00:00'", so ``Z``,
+  ``-00:00`` and every other offset are refused (``values.timestamp-offset``), as is an offset
+  on a timestamp without zone; writers write ``+00:00``.
+* time and timestamps: reading accepts 0 to 6 (9 for ``_ns``) fraction digits and a missing
+  seconds part; writing always gives 6 (9) digits.
+* float: a JSON number is rounded to the nearest binary32 value (``0.1`` reads as 0.1f);
+  writing gives the shortest decimal that reads back as the same binary32 value.
+* decimal: written in plain notation with exactly S fraction digits, also for 38 digits and
+  for small values (never ``1E-10``).
 """
 
 from __future__ import annotations
@@ -94,7 +106,7 @@ def shortest_float32(f: float) -> float:
 
 
 _TIME = re.compile(r"(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?")
-_TS = re.compile(r"(-?\d{4,})-(\d{2})-(\d{2})T(.+?)(Z|[+-]\d{2}:\d{2})?")
+_TS = re.compile(r"([+-]?\d{4,})-(\d{2})-(\d{2})T(.+?)(Z|[+-]\d{2}:\d{2})?")
 
 
 def _fraction(digits: str | None, unit_digits: int, t: IcebergType, v: Any) -> int:
@@ -118,13 +130,54 @@ def parse_time(t: IcebergType, v: Any, unit_digits: int = 6) -> int:
     return (h * 3600 + mi * 60 + s) * scale + _fraction(m.group(4), unit_digits, t, v)
 
 
+_DATE = re.compile(r"([+-]?)(\d{4,})-(\d{2})-(\d{2})")
+
+
+def days_from_civil(year: int, month: int, day: int) -> int:
+    """Days from 1970-01-01 of a proleptic Gregorian date, for any year (not just 1..9999)."""
+    year -= month <= 2
+    era = year // 400
+    yoe = year - era * 400
+    doy = (153 * ((month + 9) % 12) + 2) // 5 + day - 1
+    return era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
+
+
+def civil_from_days(days: int) -> tuple[int, int, int]:
+    """(year, month, day) of a day count from 1970-01-01 (proleptic Gregorian, any year)."""
+    z = days + 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day = doy - (153 * mp + 2) // 5 + 1
+    month = mp + 3 if mp < 10 else mp - 9
+    return yoe + era * 400 + (month <= 2), month, day
+
+
+def format_date(days: int) -> str:
+    """ISO-8601 date; years outside 0000..9999 use the expanded form with a sign
+    (``+10000-01-01``, ``-0001-12-31``), as ``java.time`` writes them."""
+    y, m, d = civil_from_days(days)
+    year = f"{y:04d}" if 0 <= y <= 9999 else f"{'+' if y > 0 else '-'}{abs(y):04d}"
+    return f"{year}-{m:02d}-{d:02d}"
+
+
 def parse_date(t: IcebergType, v: Any) -> int:
-    if not isinstance(v, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", v):
+    """Days from 1970-01-01 of ``YYYY-MM-DD`` (or an expanded year ``+YYYYY``/``-YYYY``)."""
+    m = _DATE.fullmatch(v) if isinstance(v, str) else None
+    if m is None or (len(m.group(2)) > 4 and not m.group(1)) or (m.group(1) == "+" and len(m.group(2)) == 4):
         raise _bad(t, v, "expected an ISO-8601 date YYYY-MM-DD")
-    try:
-        return (dt.date.fromisoformat(v) - EPOCH_DATE).days
-    except ValueError as e:
-        raise _bad(t, v, str(e)) from None
+    year = int(m.group(1) + m.group(2))
+    month, day = int(m.group(3)), int(m.group(4))
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    length = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    if not 1 <= month <= 12 or not 1 <= day <= length[month - 1]:
+        raise _bad(t, v, "month or day out of range")
+    days = days_from_civil(year, month, day)
+    if not INT_RANGE[0] <= days <= INT_RANGE[1]:
+        raise _bad(t, v, "outside the range of a date (a 32-bit day count)")
+    return days
 
 
 def parse_timestamp(t: IcebergType, v: Any, *, tz: bool, unit_digits: int) -> int:
@@ -150,7 +203,10 @@ def parse_timestamp(t: IcebergType, v: Any, *, tz: bool, unit_digits: int) -> in
         )
     days = parse_date(t, f"{m.group(1)}-{m.group(2)}-{m.group(3)}")
     scale: int = 10**unit_digits
-    return days * 86400 * scale + parse_time(t, m.group(4), unit_digits)
+    units = days * 86400 * scale + parse_time(t, m.group(4), unit_digits)
+    if not LONG_RANGE[0] <= units <= LONG_RANGE[1]:
+        raise _bad(t, v, "outside the range of a timestamp (a 64-bit count from the epoch)")
+    return units
 
 
 def parse_decimal(t: DecimalType, v: Any) -> Decimal:
@@ -315,8 +371,7 @@ def _format_time(units: int, unit_digits: int) -> str:
 
 def _format_timestamp(units: int, unit_digits: int, tz: bool) -> str:
     days, in_day = divmod(units, 86400 * 10**unit_digits)
-    date = EPOCH_DATE + dt.timedelta(days=days)
-    return f"{date.isoformat()}T{_format_time(in_day, unit_digits)}" + ("+00:00" if tz else "")
+    return f"{format_date(days)}T{_format_time(in_day, unit_digits)}" + ("+00:00" if tz else "")
 
 
 def _format_float(f: float) -> JSON:
@@ -365,7 +420,7 @@ def _(t: DecimalType, v: Decimal) -> JSON:
 
 @to_json.register
 def _(t: DateType, v: int) -> JSON:
-    return (EPOCH_DATE + dt.timedelta(days=v)).isoformat()
+    return format_date(v)
 
 
 @to_json.register

@@ -43,10 +43,13 @@ PUFFIN_READ = "puffin-read"        #: Puffin files read
 PUFFIN_WRITE = "puffin-write"      #: Puffin files written
 TABLE_SCAN = "table-scan"          #: rows of a table snapshot read
 EVOLUTION = "evolution"            #: schema and partition-spec evolution judged allowed or not
+MANIFEST_CHECK = "manifest-check"  #: manifests validated against their manifest-list entry
+COMMIT_RETRY = "commit-retry"      #: the retry rules of Commit Conflict Resolution and Retry
 
 ALL_CAPABILITIES = (
     HASH, TRANSFORM, BINARY, VALUE_JSON, SCHEMA_JSON, PARTITION_SPEC_JSON, METADATA,
     MANIFEST_READ, MANIFEST_WRITE, PUFFIN_READ, PUFFIN_WRITE, TABLE_SCAN, EVOLUTION,
+    MANIFEST_CHECK, COMMIT_RETRY,
 )
 
 
@@ -172,6 +175,11 @@ class ManifestReading(Protocol):
     def read_manifest(self, path: str, format_version: int) -> list[JSON]:
         ...
 
+    def read_manifest_inherited(self, path: str, format_version: int, manifest_list_entry: JSON) -> list[JSON]:
+        """Entries with snapshot id, sequence numbers and first_row_id inherited (v2+) from
+        ``manifest_list_entry`` (the manifest list's decoded entry for this manifest)."""
+        ...
+
 
 @runtime_checkable
 class ManifestWriting(Protocol):
@@ -224,6 +232,26 @@ class Evolving(Protocol):
         ...
 
 
+@runtime_checkable
+class ManifestChecking(Protocol):
+    """Capability ``manifest-check``."""
+
+    def check_manifest(self, path: str, format_version: int, manifest_list_entry: JSON = None) -> JSON:
+        """Validate a manifest (bounds, counts, partition summaries against
+        ``manifest_list_entry``); :class:`Rejected` naming the first violation."""
+        ...
+
+
+@runtime_checkable
+class CommitRetrying(Protocol):
+    """Capability ``commit-retry``."""
+
+    def commit_retry(self, case: JSON) -> JSON:
+        """Decide whether an operation that lost a commit race may be reapplied to the new
+        current metadata (the input of a ``commit`` vector); :class:`Rejected` for a conflict."""
+        ...
+
+
 CAPABILITY_PROTOCOLS: dict[str, type] = {
     HASH: Hashing,
     TRANSFORM: Transforming,
@@ -238,6 +266,8 @@ CAPABILITY_PROTOCOLS: dict[str, type] = {
     PUFFIN_WRITE: PuffinWriting,
     TABLE_SCAN: TableScanning,
     EVOLUTION: Evolving,
+    MANIFEST_CHECK: ManifestChecking,
+    COMMIT_RETRY: CommitRetrying,
 }
 
 

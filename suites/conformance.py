@@ -26,6 +26,13 @@ def unsupported(target_name: str, what: str) -> None:
     pytest.skip(f"{UNSUPPORTED}: {target_name}: {what}")
 
 
+def require(target: Any, capability: str) -> None:
+    """UNSUPPORTED unless the target declares ``capability`` (for tests whose need depends on
+    the case; a whole test's need is the ``capability`` marker)."""
+    if capability not in target.capabilities:
+        unsupported(target.name, f"does not declare capability {capability!r}")
+
+
 def _show(value: Any) -> str:
     if isinstance(value, bytes):
         return value.hex() if value else "(empty bytes)"

@@ -21,15 +21,15 @@ from pathlib import Path
 import pytest
 
 from reference import commit as c
-from suites.conformance import run_case, unsupported
+from suites.api import COMMIT_RETRY
+from suites.conformance import run_case
 
 
 @pytest.mark.vectors("commit")
+@pytest.mark.capability(COMMIT_RETRY)
 def test_commit(target, case):
-    decide = getattr(target, "commit_retry", None)
-    if decide is None:
-        unsupported(target.name, "no commit retry rules (commit_retry)")
-    run_case(case, target.name, lambda: decide(case.input), reports_rules=getattr(target, "reports_rules", False))
+    run_case(case, target.name, lambda: target.commit_retry(case.input),
+             reports_rules=getattr(target, "reports_rules", False))
 
 
 def _new_fs_table(tmp_path: Path) -> str:

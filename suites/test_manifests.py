@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 
 from reference import manifests as ref
-from suites.api import MANIFEST_READ, MANIFEST_WRITE
-from suites.conformance import fail, run_case, unsupported
+from suites.api import MANIFEST_CHECK, MANIFEST_READ, MANIFEST_WRITE
+from suites.conformance import fail, require, run_case
 from suites.vectors import Case, cases_for
 
 
@@ -47,17 +47,12 @@ def test_manifest(target, case):
     fv = case.input["format_version"]
     rules = getattr(target, "reports_rules", False)
     if case.input.get("check"):
-        check = getattr(target, "check_manifest", None)
-        if check is None:
-            unsupported(target.name, "no manifest validator (check_manifest)")
-        run_case(case, target.name, lambda: check(path, fv, case.input.get("manifest_list_entry")),
+        require(target, MANIFEST_CHECK)
+        run_case(case, target.name, lambda: target.check_manifest(path, fv, case.input.get("manifest_list_entry")),
                  reports_rules=rules, check=False)
         return
     if case.input.get("inherit"):
-        inherited = getattr(target, "read_manifest_inherited", None)
-        if inherited is None:
-            unsupported(target.name, "no reading with inheritance (read_manifest_inherited)")
-        run_case(case, target.name, lambda: inherited(path, fv, case.input["manifest_list_entry"]),
+        run_case(case, target.name, lambda: target.read_manifest_inherited(path, fv, case.input["manifest_list_entry"]),
                  expected=_patched(case), reports_rules=rules)
         return
     expected = None if case.expects_error else _sidecar(case)["entries"]

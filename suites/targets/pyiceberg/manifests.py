@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from suites.api import MANIFEST_READ, MANIFEST_WRITE, Rejected, Unsupported
+from suites.api import COMMIT_RETRY, MANIFEST_READ, MANIFEST_WRITE, Rejected, Unsupported
 
 _DATA_FILE_FIELDS = {
     1: ["file_path", "file_format", "partition", "record_count", "file_size_in_bytes", "column_sizes",
@@ -85,7 +85,7 @@ def _pyiceberg_errors() -> tuple[type[BaseException], ...]:
 
 
 class ManifestsMixin:
-    CAPABILITIES = frozenset({MANIFEST_READ, MANIFEST_WRITE})
+    CAPABILITIES = frozenset({MANIFEST_READ, MANIFEST_WRITE, COMMIT_RETRY})
 
     # --- reading --------------------------------------------------------------------------------
 

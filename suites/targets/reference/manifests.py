@@ -12,7 +12,7 @@ from typing import Any
 
 from reference import commit
 from reference import manifests as m
-from suites.api import MANIFEST_READ, MANIFEST_WRITE, Rejected
+from suites.api import COMMIT_RETRY, MANIFEST_CHECK, MANIFEST_READ, MANIFEST_WRITE, Rejected
 
 
 def _raise_first(findings: list[Any]) -> None:
@@ -22,7 +22,7 @@ def _raise_first(findings: list[Any]) -> None:
 
 
 class ManifestsMixin:
-    CAPABILITIES = frozenset({MANIFEST_READ, MANIFEST_WRITE})
+    CAPABILITIES = frozenset({MANIFEST_READ, MANIFEST_WRITE, MANIFEST_CHECK, COMMIT_RETRY})
 
     def read_manifest(self, path: str, format_version: int) -> list[Any]:
         entries, findings = m.read_manifest(path, format_version)
