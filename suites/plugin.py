@@ -181,10 +181,11 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         return
     tr = terminalreporter
     tr.section("iceberg-conformance: target x area")
-    head = f"{'target':<16}{'area':<22}" + "".join(f"{o:>15}" for o in OUTCOMES)
-    tr.write_line(head)
+    tw = max(len("target"), *(len(r["target"]) for r in rows)) + 2
+    aw = max(len("area"), *(len(r["area"]) for r in rows)) + 2
+    tr.write_line(f"{'target':<{tw}}{'area':<{aw}}" + "".join(f"{o:>15}" for o in OUTCOMES))
     for r in rows:
-        tr.write_line(f"{r['target']:<16}{r['area']:<22}" + "".join(f"{r[o]:>15}" for o in OUTCOMES))
+        tr.write_line(f"{r['target']:<{tw}}{r['area']:<{aw}}" + "".join(f"{r[o]:>15}" for o in OUTCOMES))
     out = config.getoption("conformance_report")
     if out:
         written = write_report(Path(out), config, rows)
