@@ -1,0 +1,20 @@
+"""Reference target: capability ``metadata`` (reference/metadata.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reference.metadata import check_metadata_file, errors
+from suites.api import METADATA, Rejected
+
+
+class MetadataMixin:
+    CAPABILITIES = frozenset({METADATA})
+
+    def read_table_metadata(self, path: str) -> Any:
+        doc, findings = check_metadata_file(path)
+        bad = errors(findings)
+        if bad:
+            more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+            raise Rejected(str(bad[0]) + more, rule=bad[0].rule)
+        return doc
