@@ -1,3 +1,4 @@
-"""Self-tests of the kit (vectors, adapters, the suites' power to catch broken targets)."""
+"""Self-tests of the kit (vectors, adapters, the suites' power to catch broken targets).
 
-pytest_plugins = ["pytester"]
+The ``pytester`` plugin they use is loaded by the top-level conftest.py.
+"""
