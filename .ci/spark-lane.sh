@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The Spark lane (called by .ci/run through tox -e ci, whose env has the `spark` and `duckdb`
+# extras): Iceberg Java 1.10.2 through a local Spark 3.5, offline.
+#   1. write the golden tables into a temp dir (python -m suites.spark.generate)
+#   2. read them with every reader, check them with the table checker (also as Spark tasks),
+#      and run the vector suites against the java target
+# Installs nothing. Without Java 17 the tests SKIP with the reason.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export SPARK_LOCAL_IP="${SPARK_LOCAL_IP:-127.0.0.1}"
+mkdir -p report
+work="$(mktemp -d "${TMPDIR:-/tmp}/iceberg-conformance-spark.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+
+if command -v java >/dev/null 2>&1 || [ -n "${JAVA_HOME:-}" ]; then
+    echo "spark lane: generating golden tables into $work/golden"
+    python -m suites.spark.generate --out "$work/golden"
+    export ICEBERG_CONFORMANCE_GOLDEN="$work/golden"
+    cp "$work/golden/generation.json" report/spark-generation.json
+elif [ "${CI:-}" = "true" ]; then
+    echo "spark lane: no Java runtime on a CI machine (Java 17 is part of the image): failing" >&2
+    exit 1
+else
+    echo "spark lane: no Java runtime; the Spark tests will be reported as skipped"
+fi
+
+python -m pytest suites -p no:cacheprovider --target java \
+    --junitxml=report/spark-junit.xml --conformance-report report/java "$@"

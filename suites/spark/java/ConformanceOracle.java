@@ -1,0 +1,320 @@
+// Iceberg Java as an independent oracle for the conformance kit.
+//
+// Every call crosses py4j as strings: call(op, argsJson) returns a JSON envelope
+//   {"ok": true, "value": <json>}  or  {"ok": false, "kind": "rejected"|"unsupported"|"crash",
+//                                       "class": "<java exception>", "message": "..."}
+// so typed Java values (Long, Float, BigDecimal, ...) are built and consumed on the Java side
+// only; py4j never boxes a number in between.
+package icebergconformance;
+
+import java.io.UncheckedIOException;
+import java.lang.reflect.Method;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.DateTimeException;
+import java.util.Iterator;
+import java.util.Map;
+import org.apache.iceberg.IcebergBuild;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.PartitionSpecParser;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.SingleValueParser;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.node.ArrayNode;
+import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.iceberg.transforms.Transform;
+import org.apache.iceberg.transforms.Transforms;
+import org.apache.iceberg.types.Conversions;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.BucketUtil;
+import org.apache.iceberg.util.JsonUtil;
+
+public final class ConformanceOracle {
+  private static final ObjectMapper MAPPER = JsonUtil.mapper();
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private ConformanceOracle() {}
+
+  /** Thrown for an input Java has no way to process (reported UNSUPPORTED). */
+  static final class Unsupported extends RuntimeException {
+    Unsupported(String message) {
+      super(message);
+    }
+  }
+
+  public static String call(String op, String argsJson) {
+    ObjectNode out = NODES.objectNode();
+    try {
+      JsonNode args = MAPPER.readTree(argsJson);
+      out.put("ok", true);
+      out.set("value", dispatch(op, args));
+    } catch (Unsupported e) {
+      fail(out, "unsupported", e);
+    } catch (IllegalArgumentException | ValidationException | UnsupportedOperationException
+        | DateTimeException | IllegalStateException | UncheckedIOException
+        | ArithmeticException e) {
+      // Iceberg refuses input through these (Preconditions.checkArgument, ValidationException,
+      // parse errors); ArithmeticException is what BigDecimal throws on a lossy scale change.
+      fail(out, "rejected", e);
+    } catch (Throwable e) {
+      fail(out, "crash", e);
+    }
+    try {
+      return MAPPER.writeValueAsString(out);
+    } catch (Exception e) {
+      return "{\"ok\": false, \"kind\": \"crash\", \"class\": \"json\", \"message\": \"cannot write result\"}";
+    }
+  }
+
+  private static void fail(ObjectNode out, String kind, Throwable e) {
+    out.removeAll();
+    out.put("ok", false);
+    out.put("kind", kind);
+    out.put("class", e.getClass().getName());
+    String msg = e.getMessage();
+    Throwable cause = e.getCause();
+    if (cause != null && cause.getMessage() != null && (msg == null || !msg.contains(cause.getMessage()))) {
+      msg = (msg == null ? "" : msg + ": ") + cause.getMessage();
+    }
+    out.put("message", msg == null ? e.toString() : msg);
+  }
+
+  private static JsonNode dispatch(String op, JsonNode a) throws Exception {
+    switch (op) {
+      case "version":
+        return NODES.textNode(IcebergBuild.version());
+      case "hash":
+        return NODES.numberNode(hash(parseType(a.get("type")), a.get("value")));
+      case "transform":
+        return transform(a.get("transform").asText(), parseType(a.get("type")), a.get("value"));
+      case "result_type":
+        return typeToJson(boundTransform(a.get("transform").asText(), parseType(a.get("type")))
+            .getResultType(parseType(a.get("type"))));
+      case "to_bytes":
+        {
+          Type t = parseType(a.get("type"));
+          ByteBuffer buf = Conversions.toByteBuffer(t, value(t, a.get("value")));
+          return NODES.textNode(hex(buf));
+        }
+      case "from_bytes":
+        {
+          Type t = parseType(a.get("type"));
+          ByteBuffer buf = ByteBuffer.wrap(unhex(a.get("data").asText())).order(ByteOrder.LITTLE_ENDIAN);
+          Object v = Conversions.fromByteBuffer(t, buf);
+          return valueToJson(t, v);
+        }
+      case "value_json":
+        {
+          Type t = parseType(a.get("type"));
+          return valueToJson(t, value(t, a.get("value")));
+        }
+      case "type_json":
+        return typeToJson(parseType(a.get("type")));
+      case "schema_json":
+        {
+          Schema schema = SchemaParser.fromJson(a.get("schema"));
+          Schema.checkCompatibility(schema, a.get("format_version").asInt());
+          return MAPPER.readTree(SchemaParser.toJson(schema));
+        }
+      case "partition_spec_json":
+        {
+          Schema schema = SchemaParser.fromJson(a.get("schema"));
+          PartitionSpec spec = PartitionSpecParser.fromJson(schema, a.get("spec"));
+          return MAPPER.readTree(PartitionSpecParser.toJson(spec));
+        }
+      case "table_metadata":
+        {
+          TableMetadata md =
+              TableMetadataParser.read(org.apache.iceberg.Files.localInput(a.get("path").asText()));
+          return MAPPER.readTree(TableMetadataParser.toJson(md));
+        }
+      default:
+        throw new Unsupported("unknown oracle operation " + op);
+    }
+  }
+
+  // --- types ---------------------------------------------------------------------------
+
+  static Type parseType(JsonNode node) {
+    if (node == null || node.isNull()) {
+      throw new IllegalArgumentException("missing type");
+    }
+    // Parse the type as the only field of a schema (Java's own type-JSON reader, which also
+    // knows the non-primitive leaf types such as variant), with an id none of its own uses.
+    int id = maxId(node) + 1;
+    ObjectNode field = NODES.objectNode();
+    field.put("id", id);
+    field.put("name", "v");
+    field.put("required", false);
+    field.set("type", node);
+    ObjectNode schema = NODES.objectNode();
+    schema.put("type", "struct");
+    schema.put("schema-id", 0);
+    ArrayNode fields = schema.putArray("fields");
+    fields.add(field);
+    return SchemaParser.fromJson(schema).findField(id).type();
+  }
+
+  private static int maxId(JsonNode node) {
+    int max = 0;
+    if (node.isObject()) {
+      Iterator<Map.Entry<String, JsonNode>> it = node.fields();
+      while (it.hasNext()) {
+        Map.Entry<String, JsonNode> e = it.next();
+        String k = e.getKey();
+        if ((k.equals("id") || k.equals("element-id") || k.equals("key-id") || k.equals("value-id"))
+            && e.getValue().canConvertToInt()) {
+          max = Math.max(max, e.getValue().asInt());
+        }
+        max = Math.max(max, maxId(e.getValue()));
+      }
+    } else if (node.isArray()) {
+      for (JsonNode c : node) {
+        max = Math.max(max, maxId(c));
+      }
+    }
+    return max;
+  }
+
+  static JsonNode typeToJson(Type t) throws Exception {
+    if (t.isPrimitiveType()) {
+      return NODES.textNode(t.toString());
+    }
+    Schema schema = new Schema(Types.NestedField.optional(Integer.MAX_VALUE, "v", t));
+    JsonNode s = MAPPER.readTree(SchemaParser.toJson(schema));
+    return s.get("fields").get(0).get("type");
+  }
+
+  // --- values --------------------------------------------------------------------------
+
+  static Object value(Type t, JsonNode node) {
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    if (node.isTextual()
+        && (t.typeId() == Type.TypeID.FLOAT || t.typeId() == Type.TypeID.DOUBLE)) {
+      // JSON has no literal for these; the kit passes them as strings.
+      String s = node.asText();
+      double d;
+      if (s.equals("NaN")) {
+        d = Double.NaN;
+      } else if (s.equals("Infinity")) {
+        d = Double.POSITIVE_INFINITY;
+      } else if (s.equals("-Infinity")) {
+        d = Double.NEGATIVE_INFINITY;
+      } else {
+        return SingleValueParser.fromJson(t, node);
+      }
+      return t.typeId() == Type.TypeID.FLOAT ? (Object) (float) d : (Object) d;
+    }
+    return SingleValueParser.fromJson(t, node);
+  }
+
+  static JsonNode valueToJson(Type t, Object v) throws Exception {
+    if (v == null) {
+      return NODES.nullNode();
+    }
+    if (v instanceof Float || v instanceof Double) {
+      double d = ((Number) v).doubleValue();
+      if (Double.isNaN(d)) {
+        return NODES.textNode("NaN");
+      } else if (Double.isInfinite(d)) {
+        return NODES.textNode(d > 0 ? "Infinity" : "-Infinity");
+      }
+    }
+    return MAPPER.readTree(SingleValueParser.toJson(t, v));
+  }
+
+  // --- hashing and transforms ----------------------------------------------------------
+
+  static int hash(Type t, JsonNode node) throws Exception {
+    Object v = value(t, node);
+    switch (t.typeId()) {
+      case FLOAT:
+        return BucketUtil.hash((Float) v);
+      case DOUBLE:
+        return BucketUtil.hash((Double) v);
+      case BOOLEAN:
+        throw new Unsupported("Iceberg Java has no hash for boolean (its bucket transform refuses it)");
+      default:
+        break;
+    }
+    // The bucket transform's own hash for this type (what Java writes partitions with).
+    Transform<Object, Integer> bucket = Transforms.bucket(t, Integer.MAX_VALUE);
+    if (!bucket.canTransform(t)) {
+      throw new Unsupported("Iceberg Java's bucket transform does not hash " + t);
+    }
+    Method m = findHash(bucket.getClass());
+    m.setAccessible(true);
+    return (Integer) m.invoke(bucket, v);
+  }
+
+  private static Method findHash(Class<?> cls) throws NoSuchMethodException {
+    for (Class<?> c = cls; c != null; c = c.getSuperclass()) {
+      for (Method m : c.getDeclaredMethods()) {
+        if (m.getName().equals("hash") && m.getParameterCount() == 1
+            && m.getReturnType() == int.class) {
+          // prefer the most specific override: the first found walking up from the subclass
+          if (!m.isBridge()) {
+            return m;
+          }
+        }
+      }
+    }
+    throw new NoSuchMethodException("hash on " + cls);
+  }
+
+  @SuppressWarnings("unchecked")
+  static Transform<Object, Object> boundTransform(String name, Type t) {
+    Transform<Object, Object> tr = (Transform<Object, Object>) Transforms.fromString(t, name);
+    if (!tr.canTransform(t)) {
+      throw new IllegalArgumentException("Cannot apply " + name + " to " + t);
+    }
+    return tr;
+  }
+
+  static JsonNode transform(String name, Type t, JsonNode node) throws Exception {
+    Transform<Object, Object> tr = boundTransform(name, t);
+    Object v = value(t, node);
+    Object r = tr.bind(t).apply(v);
+    Type rt = tr.getResultType(t);
+    ObjectNode out = NODES.objectNode();
+    out.set("value", valueToJson(rt, r));
+    out.set("result_type", typeToJson(rt));
+    // the raw ordinal for temporal results, whatever type Java declares for them
+    if (r instanceof Integer) {
+      out.put("ordinal", (Integer) r);
+    }
+    return out;
+  }
+
+  // --- bytes ---------------------------------------------------------------------------
+
+  static String hex(ByteBuffer buf) {
+    ByteBuffer b = buf.duplicate();
+    StringBuilder sb = new StringBuilder();
+    while (b.hasRemaining()) {
+      sb.append(String.format("%02x", b.get() & 0xff));
+    }
+    return sb.toString();
+  }
+
+  static byte[] unhex(String s) {
+    if (s.length() % 2 != 0) {
+      throw new IllegalArgumentException("odd-length hex string");
+    }
+    byte[] out = new byte[s.length() / 2];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = (byte) Integer.parseInt(s.substring(2 * i, 2 * i + 2), 16);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,165 @@
+"""Readers the golden tables are checked with, and the canonical JSON their rows are compared in.
+
+Each reader takes the table's metadata file and a snapshot id and returns the snapshot's rows
+as Python values (Arrow's ``to_pylist`` form); :func:`canonical` turns such a value into the
+spec's JSON single-value form (Appendix D) using the Iceberg type from the table metadata, the
+same form ``expected/<name>.json`` holds: timestamps with 6 fraction digits (``+00:00`` for
+timestamptz), decimals with their scale, binary as lowercase hex, structs keyed by field id,
+maps as ``{"keys": [...], "values": [...]}``, NaN and infinities as strings.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import uuid
+from decimal import Decimal, localcontext
+from pathlib import Path
+from typing import Any, Callable
+
+EPOCH = _dt.datetime(1970, 1, 1)
+EPOCH_TZ = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+
+
+class ReaderUnavailable(Exception):
+    """The reader's library is not installed (the test skips with this reason)."""
+
+
+def _micros_text(micros: int) -> str:
+    d = EPOCH + _dt.timedelta(microseconds=micros)
+    return d.strftime("%Y-%m-%dT%H:%M:%S.%f") if d.year >= 1000 else (
+        f"{d.year:04d}-" + d.strftime("%m-%dT%H:%M:%S.%f"))
+
+
+def canonical(t: Any, v: Any) -> Any:
+    """Python value ``v`` read from a column of Iceberg type ``t`` -> spec JSON single-value form."""
+    if v is None:
+        return None
+    if isinstance(t, dict):
+        kind = t["type"]
+        if kind == "struct":
+            if not isinstance(v, dict):
+                raise TypeError(f"struct value is {type(v).__name__}")
+            return {str(f["id"]): canonical(f["type"], v.get(f["name"])) for f in t["fields"]}
+        if kind == "list":
+            return [canonical(t["element"], e) for e in v]
+        if kind == "map":
+            pairs = list(v.items()) if isinstance(v, dict) else [tuple(p) for p in v]
+            return {"keys": [canonical(t["key"], k) for k, _ in pairs],
+                    "values": [canonical(t["value"], x) for _, x in pairs]}
+        raise TypeError(f"unknown type {kind}")
+    if t in ("float", "double"):
+        f = float(v)
+        if math.isnan(f):
+            return "NaN"
+        if math.isinf(f):
+            return "Infinity" if f > 0 else "-Infinity"
+        return f
+    if t in ("int", "long"):
+        return int(v)
+    if t == "boolean":
+        return bool(v)
+    if t.startswith("decimal("):
+        scale = int(t[len("decimal("):-1].split(",")[1])
+        d = v if isinstance(v, Decimal) else Decimal(str(v))
+        with localcontext() as ctx:
+            ctx.prec = 100          # decimal(38, s) needs more than the default 28 digits
+            return f"{d.quantize(Decimal(1).scaleb(-scale)):f}"
+    if t == "date":
+        if isinstance(v, _dt.datetime):
+            v = v.date()
+        return f"{v.year:04d}-{v.month:02d}-{v.day:02d}"
+    if t == "timestamp":
+        if isinstance(v, _dt.datetime):
+            if v.tzinfo is not None:      # some readers hand back UTC-aware values
+                v = v.astimezone(_dt.timezone.utc).replace(tzinfo=None)
+            return _micros_text((v - EPOCH) // _dt.timedelta(microseconds=1))
+        return _micros_text(int(v))
+    if t == "timestamptz":
+        if isinstance(v, _dt.datetime):
+            if v.tzinfo is None:
+                v = v.replace(tzinfo=_dt.timezone.utc)
+            return _micros_text((v - EPOCH_TZ) // _dt.timedelta(microseconds=1)) + "+00:00"
+        return _micros_text(int(v)) + "+00:00"
+    if t == "string":
+        return str(v)
+    if t == "uuid":
+        return str(uuid.UUID(bytes=bytes(v))) if isinstance(v, (bytes, bytearray)) else str(v).lower()
+    if t == "binary" or t.startswith("fixed["):
+        return bytes(v).hex()
+    if t == "time":
+        if isinstance(v, _dt.time):
+            return v.strftime("%H:%M:%S.%f")
+        return _micros_text(int(v))[11:]
+    raise TypeError(f"no canonical form for type {t!r}")
+
+
+def canonical_rows(schema: dict[str, Any], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows keyed by top-level column name, values canonical; columns absent from the schema are
+    kept under their name (so an extra column shows up in the diff)."""
+    by_name = {f["name"]: f for f in schema["fields"]}
+    out = []
+    for r in rows:
+        out.append({k: canonical(by_name[k]["type"], v) if k in by_name else v for k, v in r.items()})
+    return out
+
+
+# --- readers -----------------------------------------------------------------------------
+
+def read_pyiceberg(metadata: Path, snapshot_id: int) -> list[dict[str, Any]]:
+    try:
+        from pyiceberg.table import StaticTable
+    except ImportError:
+        raise ReaderUnavailable("pyiceberg is not installed (pip install 'iceberg-conformance[pyiceberg]')") from None
+    table = StaticTable.from_metadata(str(metadata))
+    rows: list[dict[str, Any]] = table.scan(snapshot_id=snapshot_id).to_arrow().to_pylist()
+    return rows
+
+
+def _duckdb() -> Any:
+    try:
+        import duckdb
+        import duckdb_extension_avro
+        import duckdb_extension_iceberg
+    except ImportError:
+        raise ReaderUnavailable("duckdb with its avro/iceberg extension wheels is not installed "
+                                "(pip install 'iceberg-conformance[duckdb]')") from None
+    con = duckdb.connect(config={"autoinstall_known_extensions": "false", "autoload_known_extensions": "false"})
+    for pkg, name in ((duckdb_extension_avro, "avro"), (duckdb_extension_iceberg, "iceberg")):
+        files = sorted(Path(pkg.__file__).parent.glob(f"extensions/*/{name}.duckdb_extension"))
+        if not files:
+            raise ReaderUnavailable(f"the DuckDB {name} extension file is missing from {pkg.__file__}")
+        con.execute(f"LOAD '{files[-1]}'")
+    return con
+
+
+def read_duckdb(metadata: Path, snapshot_id: int) -> list[dict[str, Any]]:
+    con = _duckdb()
+    try:
+        path = str(metadata).replace("'", "''")
+        result = con.execute(f"SELECT * FROM iceberg_scan('{path}', snapshot_from_id => {int(snapshot_id)})")
+        table = result.to_arrow_table()
+        rows: list[dict[str, Any]] = table.to_pylist()
+        return rows
+    finally:
+        con.close()
+
+
+def read_reference(metadata: Path, snapshot_id: int) -> list[dict[str, Any]]:
+    """The kit's reference reader; it returns rows in JSON single-value form already."""
+    try:
+        from reference.scan import scan
+    except ImportError as e:
+        raise ReaderUnavailable(f"reference.scan is not importable: {e}") from None
+    rows: list[dict[str, Any]] = list(scan(str(metadata), snapshot_id))
+    return rows
+
+
+#: readers whose rows are in JSON single-value form already (compared as they are)
+JSON_READERS = frozenset({"reference"})
+
+READERS: dict[str, Callable[[Path, int], list[dict[str, Any]]]] = {
+    "pyiceberg": read_pyiceberg,
+    "duckdb": read_duckdb,
+    "reference": read_reference,
+}

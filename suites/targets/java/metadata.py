@@ -1,0 +1,20 @@
+"""Java target: capability ``metadata`` (Table Metadata, Appendix C) via ``TableMetadataParser``.
+
+``TableMetadataParser.read`` of a local file (gzip-compressed ``.gz.metadata.json`` too),
+written back with ``TableMetadataParser.toJson``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from suites.api import METADATA
+from suites.targets.java._oracle import call
+
+
+class MetadataMixin:
+    CAPABILITIES = frozenset({METADATA})
+
+    def read_table_metadata(self, path: str) -> Any:
+        return call("table_metadata", path=os.path.abspath(path))

@@ -1,0 +1,15 @@
+"""Java target: capability ``value-json`` (Appendix D, JSON single-value) via ``SingleValueParser``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from suites.api import VALUE_JSON
+from suites.targets.java._oracle import call
+
+
+class ValueJsonMixin:
+    CAPABILITIES = frozenset({VALUE_JSON})
+
+    def value_json_roundtrip(self, type_: Any, value: Any) -> Any:
+        return call("value_json", type=type_, value=value)

@@ -1,0 +1,262 @@
+"""Readers conform on golden tables written by Iceberg Java (Spark 3.5, Iceberg 1.10.2).
+
+The golden tables (``suites/spark/tables.py``) are generated once per session into a temp dir
+(or taken from ``$ICEBERG_CONFORMANCE_GOLDEN``, a directory ``python -m suites.spark.generate``
+wrote). For every table and every reader (pyiceberg ``StaticTable``, DuckDB ``iceberg_scan``,
+the kit's ``reference.scan``), every live snapshot is read and compared, as a multiset of rows
+in the spec's JSON single-value form, with the rows the generator put there. Mismatches fail
+with a diff per snapshot. Without Spark/Java the tests SKIP with the reason.
+
+Known reader bugs are data: ``suites/spark/known-failures-readers.json`` (strict xfails).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from suites.spark import golden
+from suites.spark import tables as _tables  # noqa: F401  (registers the generators)
+from suites.spark.readers import JSON_READERS, READERS, ReaderUnavailable, canonical_rows
+
+pytestmark = [
+    pytest.mark.spark, pytest.mark.area("golden-tables"),
+    # pyspark's collect() leaves its result socket to the garbage collector
+    pytest.mark.filterwarnings("ignore::ResourceWarning"),
+    pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
+]
+
+GOLDEN_ENV = "ICEBERG_CONFORMANCE_GOLDEN"
+KNOWN_FILE = Path(__file__).parent / "spark" / "known-failures-readers.json"
+
+
+def _known() -> list[dict[str, str]]:
+    if not KNOWN_FILE.is_file():
+        return []
+    data: list[dict[str, str]] = json.loads(KNOWN_FILE.read_text(encoding="utf-8"))["known_failures"]
+    return data
+
+
+def _params() -> list[Any]:
+    known = _known()
+    out = []
+    for name in golden.REGISTRY:
+        for reader in READERS:
+            cid = f"test_reader_reads_golden_table: {name} > {reader}"
+            marks = [pytest.mark.xfail(reason=f"known failure of {reader}: {k['reason']} ({k['link']})", strict=True)
+                     for k in known if fnmatch.fnmatchcase(cid, k["match"])][:1]
+            out.append(pytest.param(name, reader, id=f"{name}-{reader}", marks=marks))
+    return out
+
+
+@pytest.fixture(scope="session")
+def golden_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    given = os.environ.get(GOLDEN_ENV)
+    if given:
+        path = Path(given)
+        if not (path / "expected").is_dir():
+            pytest.fail(f"${GOLDEN_ENV}={given} has no expected/ directory "
+                        "(write one with: python -m suites.spark.generate --out DIR)", pytrace=False)
+        return path
+    from suites.spark import session
+    from suites.spark.generate import generate
+
+    out = tmp_path_factory.mktemp("golden")
+    try:
+        generate(out)
+    except session.SparkUnavailable as e:
+        pytest.skip(f"golden tables need Spark with Iceberg: {e}")
+    return out
+
+
+def _load(golden_dir: Path, name: str) -> dict[str, Any]:
+    path = golden_dir / "expected" / f"{name}.json"
+    if not path.is_file():
+        pytest.skip(f"{path} is missing (that golden directory was generated without {name})")
+    doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return doc
+
+
+def _schemas(md: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    return {s["schema-id"]: s for s in md.get("schemas", [])} or {md["schema"].get("schema-id", 0): md["schema"]}
+
+
+def _key(row: dict[str, Any]) -> str:
+    return json.dumps(row, sort_keys=True, ensure_ascii=False)
+
+
+def diff_rows(expected: list[dict[str, Any]], actual: list[dict[str, Any]]) -> list[str]:
+    """Multiset difference of two row lists, as readable lines ([] when equal)."""
+    lines = []
+    exp_cols = sorted({k for r in expected for k in r})
+    act_cols = sorted({k for r in actual for k in r})
+    if actual and exp_cols and exp_cols != act_cols:
+        lines.append(f"columns: expected {exp_cols}, read {act_cols}")
+    remaining: dict[str, int] = {}
+    for r in actual:
+        remaining[_key(r)] = remaining.get(_key(r), 0) + 1
+    missing = []
+    for r in expected:
+        k = _key(r)
+        if remaining.get(k):
+            remaining[k] -= 1
+        else:
+            missing.append(k)
+    extra = [k for k, n in remaining.items() for _ in range(n)]
+    if len(expected) != len(actual):
+        lines.append(f"row count: expected {len(expected)}, read {len(actual)}")
+    lines += [f"  - missing:    {k}" for k in missing]
+    lines += [f"  + unexpected: {k}" for k in extra]
+    return lines
+
+
+@pytest.mark.parametrize(("table", "reader"), _params())
+def test_reader_reads_golden_table(golden_dir: Path, table: str, reader: str) -> None:
+    doc = _load(golden_dir, table)
+    warehouse = golden_dir / "warehouse"
+    metadata = warehouse / doc["metadata"]
+    md = golden.read_metadata(metadata)
+    schemas = _schemas(md)
+    problems = []
+    for snap in doc["snapshots"]:
+        if snap["expired"]:
+            continue
+        where = f"snapshot {snap['snapshot_id']} ({snap['label']}; ref {snap['ref']})"
+        try:
+            raw = READERS[reader](metadata, snap["snapshot_id"])
+        except ReaderUnavailable as e:
+            pytest.skip(f"{reader}: {e}")
+        except Exception as e:  # a reader crash on a valid table is a failure, not an error
+            problems.append(f"{where}: {reader} raised {type(e).__name__}: {str(e)[:500]}")
+            continue
+        try:
+            rows = raw if reader in JSON_READERS else canonical_rows(schemas[snap["schema_id"]], raw)
+        except Exception as e:
+            problems.append(f"{where}: {reader} returned values of unexpected types: {type(e).__name__}: {e}")
+            continue
+        d = diff_rows(snap["rows"], rows)
+        if d:
+            problems.append(f"{where}:\n" + "\n".join(d))
+    if problems:
+        pytest.fail(f"reader:   {reader}\ntable:    {table} (v{doc['format_version']}: {doc['description']})\n"
+                    f"metadata: {metadata}\n" + "\n".join(problems), pytrace=False)
+
+
+# --- the golden tables are what they say they are ------------------------------------------
+
+def _manifest_entries(warehouse: Path, md: dict[str, Any]) -> list[dict[str, Any]]:
+    import fastavro
+
+    def local(p: str) -> Path:
+        return Path(p.removeprefix("file:").replace("///", "/", 1) if p.startswith("file:") else p)
+
+    entries = []
+    for snap in md.get("snapshots", []):
+        with open(local(snap["manifest-list"]), "rb") as f:
+            for m in fastavro.reader(f):
+                with open(local(m["manifest_path"]), "rb") as mf:
+                    entries += list(fastavro.reader(mf))
+    return entries
+
+
+@pytest.mark.parametrize("table", list(golden.REGISTRY))
+def test_golden_table_has_its_features(golden_dir: Path, table: str) -> None:
+    """A golden table whose writer silently did something else would test nothing."""
+    doc = _load(golden_dir, table)
+    warehouse = golden_dir / "warehouse"
+    md = golden.read_metadata(warehouse / doc["metadata"])
+    assert md["format-version"] == doc["format_version"]
+    features = set(doc["features"])
+    files = [e["data_file"] for e in _manifest_entries(warehouse, md)]
+    paths = [f["file_path"] for f in files]
+    problems = []
+    if "gzip-metadata" in features and not (warehouse / doc["metadata"]).read_bytes()[:2] == b"\x1f\x8b":
+        problems.append("metadata is not gzip-compressed")
+    if "position-deletes" in features and not any(f.get("content") == 1 and str(f["file_path"]).endswith(".parquet") for f in files):
+        problems.append("no position delete file")
+    if "deletion-vectors" in features and not any(f.get("content") == 1 and f.get("referenced_data_file") and str(f["file_path"]).endswith(".puffin") for f in files):
+        problems.append("no deletion vector")
+    if "theta-sketch" in features and not md.get("statistics"):
+        problems.append("no table statistics in metadata")
+    if "partition-stats" in features and not md.get("partition-statistics"):
+        problems.append("no partition statistics in metadata")
+    if "avro-data" in features and not any(p.endswith(".avro") for p in paths):
+        problems.append("no Avro data file")
+    if "orc-data" in features and not any(p.endswith(".orc") for p in paths):
+        problems.append("no ORC data file")
+    if "partition-evolution" in features and len(md.get("partition-specs", [])) < 3:
+        problems.append("fewer than 3 partition specs")
+    if "schema-evolution" in features and len(md.get("schemas", [])) < 2:
+        problems.append("only one schema")
+    if "branch" in features and not any(r["type"] == "branch" and n != "main" for n, r in md.get("refs", {}).items()):
+        problems.append("no branch besides main")
+    if "tag" in features and not any(r["type"] == "tag" for r in md.get("refs", {}).values()):
+        problems.append("no tag")
+    if "expire-snapshots" in features and not any(s["expired"] for s in doc["snapshots"]):
+        problems.append("no snapshot was expired")
+    if "copy-on-write" in features and any(f.get("content", 0) != 0 for f in files):
+        problems.append("copy-on-write table has delete files")
+    assert not problems, f"{table}: " + "; ".join(problems)
+
+
+# --- the table checker on the golden tables ----------------------------------------------
+
+def _checker() -> Any:
+    try:
+        from checker import table as checker_table
+    except ImportError as e:
+        pytest.skip(f"the table checker is not importable: {e}")
+    return checker_table
+
+
+@pytest.mark.parametrize("table", list(golden.REGISTRY))
+def test_checker_finds_no_errors_in_golden_table(golden_dir: Path, table: str) -> None:
+    """Tables Iceberg Java wrote are valid: the checker may warn, but reports no error."""
+    checker_table = _checker()
+    doc = _load(golden_dir, table)
+    result = checker_table.check_table(str(golden_dir / "warehouse" / doc["metadata"]))
+    errors = [str(f) for f in result.findings if f.severity == "error"]
+    assert not errors, f"{table}: the checker reports errors on a table Iceberg Java wrote:\n" + "\n".join(errors)
+
+
+def test_checker_on_spark_equals_local_run(golden_dir: Path) -> None:
+    """The checker's units run as Spark tasks give the findings of a local run."""
+    checker_table = _checker()
+    from suites.spark import session
+    from suites.spark.distributed import check_table_on_spark
+
+    doc = _load(golden_dir, "v3_deletion_vectors")
+    metadata = str(golden_dir / "warehouse" / doc["metadata"])
+    try:
+        remote = check_table_on_spark(metadata)
+    except session.SparkUnavailable as e:
+        pytest.skip(f"needs Spark: {e}")
+    local = checker_table.check_table(metadata)
+    assert remote.units == local.units and remote.units > 10
+    assert sorted(map(str, remote.findings)) == sorted(map(str, local.findings))
+
+
+@pytest.mark.slow
+def test_checker_on_spark_equals_local_run_on_1000_manifests(tmp_path: Path) -> None:
+    """Beyond one process: a table of 1000 manifests checked as Spark tasks gives exactly the
+    findings of the local run (same units, same findings)."""
+    checker_table = _checker()
+    from suites.spark import session
+    from suites.spark.distributed import check_table_on_spark, make_synthetic_table
+
+    try:
+        metadata = make_synthetic_table(tmp_path / "synthetic", 1000)
+        remote = check_table_on_spark(metadata)
+    except session.SparkUnavailable as e:
+        pytest.skip(f"needs Spark: {e}")
+    manifests = sum(1 for p in Path(metadata).parent.glob("*-m*.avro"))
+    assert manifests >= 1000, f"the synthetic table has {manifests} manifests"
+    local = checker_table.check_table(metadata)
+    assert remote.units == local.units and remote.units >= 1000
+    assert sorted(map(str, remote.findings)) == sorted(map(str, local.findings))
+    assert not [f for f in local.findings if f.severity == "error"], local.findings[:5]
