@@ -27,13 +27,17 @@ def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
     report = Path(args.report).resolve()
     report.mkdir(parents=True, exist_ok=True)
     argv = [str(ROOT / "suites"), "-p", "no:cacheprovider", "--conformance-report", str(report),
-            f"--junitxml={report / 'junit.xml'}", "-q"]
+            f"--junitxml={report / 'junit.xml'}", "-q", "-rfE"]
     if not args.spark:
         argv += ["-m", "not spark"]
     for t in args.target:
         argv += ["--target", t]
     code = int(pytest.main(argv + passthrough))
-    print(f"\nreport: {report / 'matrix.html'} (also matrix.md, matrix.json, junit.xml)")
+    matrix = report / "matrix.md"
+    if matrix.exists():
+        print("\niceberg-conformance: target x area (PASS/FAIL/UNSUPPORTED/KNOWN-FAILURE/SKIP)")
+        print(matrix.read_text(encoding="utf-8"), end="")
+    print(f"report: {report / 'matrix.html'} (also matrix.md, matrix.json, junit.xml)")
     return 1 if code == NO_TESTS_COLLECTED else code
 
 
