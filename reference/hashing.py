@@ -59,8 +59,7 @@ def unscaled(v: Decimal) -> int:
 
 def scaled(unscaled_value: int, scale: int) -> Decimal:
     """The decimal ``unscaled_value * 10**-scale``, exactly (no 28-digit context rounding)."""
-    digits = tuple(int(d) for d in str(abs(unscaled_value)))
-    return Decimal((1 if unscaled_value < 0 else 0, digits, -scale))
+    return Decimal(f"{unscaled_value}E{-scale}")  # the constructor is exact; arithmetic is not
 
 
 @singledispatch
