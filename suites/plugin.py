@@ -203,27 +203,40 @@ def write_report(out: Path, config: pytest.Config, rows: list[dict[str, Any]]) -
     areas = sorted({r["area"] for r in rows})
     by = {(r["target"], r["area"]): r for r in rows}
 
-    def cell(t: str, a: str) -> str:
-        r = by.get((t, a))
-        if r is None:
-            return '<td class="none">-</td>'
-        ran = r["PASS"] + r["FAIL"]
-        cls = "fail" if r["FAIL"] else ("pass" if r["PASS"] else "unsup")
-        detail = ", ".join(f"{r[o]} {o.lower()}" for o in OUTCOMES[2:] if r[o])
-        return (f'<td class="{cls}"><b>{r["PASS"]}/{ran}</b> pass'
-                + (f'<br><small>{html.escape(detail)}</small>' if detail else "") + "</td>")
+    def cell(counts: dict[str, int] | None, tag: str = "td") -> str:
+        if counts is None:
+            return f'<{tag} class="none">&ndash;</{tag}>'
+        judged = counts["PASS"] + counts["FAIL"] + counts["KNOWN-FAILURE"]
+        cls = ("fail" if counts["FAIL"] else "known" if counts["KNOWN-FAILURE"]
+               else "pass" if counts["PASS"] else "unsup")
+        detail = [f"{counts[o]} {label}" for o, label in (
+            ("FAIL", "unexpected failures"), ("KNOWN-FAILURE", "known failures"),
+            ("UNSUPPORTED", "unsupported"), ("SKIP", "skipped")) if counts[o]]
+        main = f"<b>{counts['PASS']}</b> of {judged} conform" if judged else "not judged"
+        return (f'<{tag} class="{cls}">{main}'
+                + (f'<br><small>{html.escape(", ".join(detail))}</small>' if detail else "")
+                + f"</{tag}>")
 
-    head = "".join(f"<th>{html.escape(a)}</th>" for a in areas)
+    def total(t: str) -> dict[str, int]:
+        return {o: sum(r[o] for r in rows if r["target"] == t) for o in OUTCOMES}
+
+    head = "".join(f"<th>{html.escape(a)}</th>" for a in areas) + "<th>all areas</th>"
     body = "".join(
         f"<tr><th>{html.escape(t)}<br><small>{html.escape(v)}</small></th>"
-        + "".join(cell(t, a) for a in areas) + "</tr>" for t, v in targets.items())
-    page = f"""<!doctype html><meta charset="utf-8"><title>iceberg-conformance matrix</title>
-<style>body{{font:14px system-ui,sans-serif;margin:2em}}table{{border-collapse:collapse}}
-td,th{{border:1px solid #ccc;padding:.4em .7em;text-align:center}}.pass{{background:#d9f2d9}}
-.fail{{background:#f7d4d4}}.unsup{{background:#eee;color:#666}}.none{{color:#aaa}}</style>
+        + "".join(cell(by.get((t, a))) for a in areas) + cell(total(t), "th") + "</tr>"
+        for t, v in targets.items())
+    page = f"""<!doctype html><meta charset="utf-8"><title>iceberg-conformance: target x area</title>
+<style>body{{font:14px system-ui,sans-serif;margin:2em;color:#222}}table{{border-collapse:collapse}}
+td,th{{border:1px solid #ccc;padding:.45em .7em;text-align:center;vertical-align:middle}}
+.pass{{background:#d9f2d9}}.known{{background:#fbe9c6}}.fail{{background:#f4c7c7}}
+.unsup{{background:#eee;color:#777}}.none{{color:#aaa}}small{{color:#555}}
+.legend span{{display:inline-block;padding:.15em .6em;margin-right:.6em;border:1px solid #ccc}}</style>
 <h1>iceberg-conformance: target &times; area</h1>
-<p>Cells: passed/ran (ran = passed + failed); UNSUPPORTED capabilities and known failures
-(data kept beside each adapter) are listed under the count.</p>
+<p>Each cell: how many of the judged tests the target conforms to. Judged = passed + unexpected
+failures + known failures (a known failure is a recorded non-conformance, with its reason and
+link beside the adapter). UNSUPPORTED capabilities are not judged.</p>
+<p class="legend"><span class="pass">all judged conform</span><span class="known">known failures</span>
+<span class="fail">unexpected failures</span><span class="unsup">nothing judged</span></p>
 <table><tr><th>target</th>{head}</tr>{body}</table>"""
     (out / "matrix.html").write_text(page)
     return out / "matrix.html"
