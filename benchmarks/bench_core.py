@@ -88,6 +88,8 @@ MiB = 1024 * 1024
 # measuring
 
 
+from _machine import cpu_model, mem_gib  # noqa: E402  (benchmarks/ is on sys.path when run)
+
 def load1() -> float:
     return round(os.getloadavg()[0], 2)
 
@@ -450,12 +452,7 @@ def bench_suite(b: Bench, targets: Sequence[str], repeat: int, paths: Sequence[s
 
 
 def machine() -> dict[str, Any]:
-    mem = None
-    try:
-        with open("/proc/meminfo") as f:
-            mem = round(int(f.readline().split()[1]) / 1024 / 1024, 1)
-    except OSError:
-        pass
+    mem = mem_gib()
     versions: dict[str, str | None] = {}
     for mod in ("pyiceberg", "pyiceberg_core", "pyarrow", "mmh3"):
         try:
@@ -465,7 +462,7 @@ def machine() -> dict[str, Any]:
             versions[mod] = None
     return {"python": platform.python_version(), "implementation": platform.python_implementation(),
             "platform": platform.platform(), "cpus": os.cpu_count(), "mem_gib": mem,
-            "processor": _cpu_model(), "versions": versions}
+            "processor": cpu_model(), "versions": versions}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -525,16 +522,6 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{load_end[0]:.2f} {load_end[1]:.2f} {load_end[2]:.2f}; wrote {args.json}", flush=True)
     return 0
 
-
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 if __name__ == "__main__":

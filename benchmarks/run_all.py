@@ -45,6 +45,8 @@ QUICK_ARGS = {"bench_checker": ["--rows", "2000", "--buckets", "4"],
               "bench_puffin": ["--positions", "10000"]}
 
 
+from _machine import cpu_model, mem_gib  # noqa: E402  (benchmarks/ is on sys.path when run)
+
 def load() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
@@ -268,8 +270,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "started": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "quick": args.quick, "load_start": load(),
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                    "platform": platform.platform(), "processor": _cpu_model(),
-                    "mem_gib": _mem_gib()},
+                    "platform": platform.platform(), "processor": cpu_model(),
+                    "mem_gib": mem_gib()},
         "benchmarks": {},
     }
     failed = 0
@@ -324,23 +326,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 1 if failed else 0
 
 
-def _mem_gib() -> float | None:
-    try:
-        with open("/proc/meminfo") as f:
-            return round(int(f.readline().split()[1]) / 1024 / 1024, 1)
-    except OSError:
-        return None
-
-
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 if __name__ == "__main__":
