@@ -1,3 +1,5 @@
-"""The kit's pytest plugins live in suites/; this file only loads them."""
+"""The kit's pytest plugins are loaded through their ``pytest11`` entry points
+(``iceberg_conformance.suites.plugin`` and ``.plugin_tables``) once the kit is installed;
+this file adds only pytest's own ``pytester`` for the self-tests."""
 
-pytest_plugins = ["suites.plugin", "suites.plugin_tables", "pytester"]
+pytest_plugins = ["pytester"]

@@ -20,7 +20,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from checker.table import clear_caches, find_tables, plan_units, run_unit  # noqa: E402
+from iceberg_conformance.checker.table import clear_caches, find_tables, plan_units, run_unit  # noqa: E402
 
 
 def write_table(directory: str, rows: int, buckets: int) -> str:

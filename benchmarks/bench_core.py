@@ -73,13 +73,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from reference import types as rt  # noqa: E402
-from reference.binary import from_bytes as ref_from_bytes  # noqa: E402
-from reference.binary import to_bytes as ref_to_bytes  # noqa: E402
-from reference.hashing import hash_value  # noqa: E402
-from reference.transforms import parse_transform  # noqa: E402
-from reference.values import from_json as ref_from_json  # noqa: E402
-from reference.values import to_json as ref_to_json  # noqa: E402
+from iceberg_conformance.reference import types as rt  # noqa: E402
+from iceberg_conformance.reference.binary import from_bytes as ref_from_bytes  # noqa: E402
+from iceberg_conformance.reference.binary import to_bytes as ref_to_bytes  # noqa: E402
+from iceberg_conformance.reference.hashing import hash_value  # noqa: E402
+from iceberg_conformance.reference.transforms import parse_transform  # noqa: E402
+from iceberg_conformance.reference.values import from_json as ref_from_json  # noqa: E402
+from iceberg_conformance.reference.values import to_json as ref_to_json  # noqa: E402
 
 MiB = 1024 * 1024
 
@@ -485,7 +485,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     suite_repeat = args.suite_repeat or (1 if args.quick else 3)
     target_names = [x for x in args.targets.split(",") if x]
 
-    from suites.targets import load_target
+    from iceberg_conformance.suites.targets import load_target
 
     targets = {name: load_target(name) for name in target_names}
     started = dt.datetime.now(dt.timezone.utc)

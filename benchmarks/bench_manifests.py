@@ -18,8 +18,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from reference import manifests as m  # noqa: E402
-from reference.types import StructType, parse_type  # noqa: E402
+from iceberg_conformance.reference import manifests as m  # noqa: E402
+from iceberg_conformance.reference.types import StructType, parse_type  # noqa: E402
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "..", "vectors", "manifests", "files", "v2-data.sidecar.json")
 

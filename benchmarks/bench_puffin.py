@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from reference.errors import SpecViolation  # noqa: E402
-from reference.puffin import deletion_vector_blob, read_form, write_puffin  # noqa: E402
+from iceberg_conformance.reference.errors import SpecViolation  # noqa: E402
+from iceberg_conformance.reference.puffin import deletion_vector_blob, read_form, write_puffin  # noqa: E402
 
 FILES = Path(__file__).resolve().parent.parent / "vectors" / "puffin" / "files"
 

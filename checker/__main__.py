@@ -1,5 +1,5 @@
 import sys
 
-from checker.cli import main
+from iceberg_conformance.checker.cli import main
 
 sys.exit(main())

@@ -1,4 +1,4 @@
-"""``python -m checker`` / ``iceberg-conformance-check``: check Iceberg tables on disk.
+"""``python -m iceberg_conformance.checker`` / ``iceberg-conformance-check``: check Iceberg tables on disk.
 
 Exit status: 0 when no finding reaches ``--fail-on`` (default ``error``), 1 when one does,
 2 for a usage error or when no table can be found or read at PATH.
@@ -11,8 +11,8 @@ import json
 import sys
 from typing import Sequence
 
-from checker.report import render_text, to_json
-from checker.table import Unit, check_table, find_tables
+from iceberg_conformance.checker.report import render_text, to_json
+from iceberg_conformance.checker.table import Unit, check_table, find_tables
 
 
 def main(argv: Sequence[str] | None = None) -> int:

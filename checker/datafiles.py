@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Callable
 
-from reference.findings import Finding
-from reference.types import (
+from iceberg_conformance.reference.findings import Finding
+from iceberg_conformance.reference.types import (
     DateType, DecimalType, DoubleType, FloatType, IcebergType, ListType, MapType, StructType,
     TimestampNanoType, TimestampType, TimestamptzNanoType, TimestamptzType, TimeType, UUIDType,
 )
@@ -188,8 +188,8 @@ def leaf_paths(schema: StructType) -> dict[int, tuple[str, list[tuple[str, int]]
 
 
 def decode_bound(candidates: list[IcebergType], data: bytes) -> tuple[IcebergType, Any] | None:
-    from reference.binary import bound_from_bytes
-    from reference.errors import SpecViolation
+    from iceberg_conformance.reference.binary import bound_from_bytes
+    from iceberg_conformance.reference.errors import SpecViolation
 
     for t in candidates:
         try:
@@ -279,8 +279,8 @@ def format_version_of(doc: dict[str, Any]) -> int:
 
 
 def _schemas(doc: dict[str, Any]) -> tuple[list[StructType], StructType | None]:
-    from reference.metadata import current_schema, schema_by_id
-    from reference.types import parse_type
+    from iceberg_conformance.reference.metadata import current_schema, schema_by_id
+    from iceberg_conformance.reference.types import parse_type
 
     out = []
     for s in schema_by_id(doc).values():
@@ -321,7 +321,7 @@ def _arrow_leaves(schema: Any) -> dict[int, tuple[int, list[tuple[str, int]], An
     """field id -> (top-level column index, steps, arrow type) of each primitive leaf."""
     import pyarrow as pa
 
-    from reference.arrow import field_id
+    from iceberg_conformance.reference.arrow import field_id
 
     out: dict[int, tuple[int, list[tuple[str, int]], Any]] = {}
 
@@ -391,9 +391,9 @@ def _check_parquet(doc: dict[str, Any], local: str, uri: str, df: dict[str, Any]
                    add: Callable[..., None]) -> list[Finding]:
     import pyarrow.parquet as pq
 
-    from reference import parquet as rp
-    from reference.arrow import arrow_matches
-    from reference.types import LongType, NestedField, StringType
+    from iceberg_conformance.reference import parquet as rp
+    from iceberg_conformance.reference.arrow import arrow_matches
+    from iceberg_conformance.reference.types import LongType, NestedField, StringType
 
     out: list[Finding] = []
     content = df.get("content", 0)
@@ -420,7 +420,7 @@ def _check_parquet(doc: dict[str, Any], local: str, uri: str, df: dict[str, Any]
         schema_findings = rp.check_schema(root, index, file=uri, name_mapping=name_mapping)
         out.extend(schema_findings)
         flagged = {f.location.split(".")[0] for f in schema_findings}
-        from reference.arrow import field_id
+        from iceberg_conformance.reference.arrow import field_id
 
         for f in arrow_schema:
             fid = field_id(f)
@@ -481,8 +481,8 @@ def _check_parquet(doc: dict[str, Any], local: str, uri: str, df: dict[str, Any]
 
 def _partition_checks(doc: dict[str, Any], ctx: dict[str, Any], df: dict[str, Any], index: Any,
                       leaves: dict[int, Any], add: Callable[..., None]) -> list[tuple[str, int, Any, IcebergType, Any]]:
-    from reference.metadata import spec_by_id
-    from reference.transforms import parse_transform
+    from iceberg_conformance.reference.metadata import spec_by_id
+    from iceberg_conformance.reference.transforms import parse_transform
 
     spec = spec_by_id(doc).get(int(ctx.get("spec_id") or 0))
     if not isinstance(spec, dict):
@@ -509,8 +509,8 @@ def _partition_checks(doc: dict[str, Any], ctx: dict[str, Any], df: dict[str, An
 
 def _compare_partition(name: str, src: int, transform: Any, src_type: IcebergType, expected_json: Any,
                        s: ColumnStats | None, add: Callable[..., None]) -> None:
-    from reference.types import DateType as _Date
-    from reference.values import value_from_json
+    from iceberg_conformance.reference.types import DateType as _Date
+    from iceberg_conformance.reference.values import value_from_json
 
     if s is not None and s.repeated:
         return
@@ -573,9 +573,9 @@ CLAUSE_DELETES_ORDER = "Delete Formats: Position Delete Files (rows sorted by fi
 
 
 def _check_dv(local: str, df: dict[str, Any], targets: dict[str, int], add: Callable[..., None]) -> list[Finding]:
-    from reference.deletion_vectors import check_blob_metadata, check_manifest_entry, decode_blob
-    from reference.errors import SpecViolation
-    from reference.puffin import read_puffin
+    from iceberg_conformance.reference.deletion_vectors import check_blob_metadata, check_manifest_entry, decode_blob
+    from iceberg_conformance.reference.errors import SpecViolation
+    from iceberg_conformance.reference.puffin import read_puffin
 
     out: list[Finding] = []
     try:
@@ -624,9 +624,9 @@ CLAUSE_DV_REF = "Delete Formats: Deletion Vectors (positions of rows in referenc
 def _check_rows(doc: dict[str, Any], df: dict[str, Any], ctx: dict[str, Any], add: Callable[..., None]) -> None:
     """Avro and ORC data files, read through :func:`reference.scan.file_rows` (values by field
     id): record count, metrics of columns reached through structs, partition values."""
-    from reference import scan as rs
-    from reference import parquet as rp
-    from reference.errors import SpecViolation
+    from iceberg_conformance.reference import scan as rs
+    from iceberg_conformance.reference import parquet as rp
+    from iceberg_conformance.reference.errors import SpecViolation
 
     schemas, current = _schemas(doc)
     if current is None:

@@ -6,9 +6,9 @@ import json
 from collections import defaultdict
 from typing import Any
 
-from reference.findings import Finding
+from iceberg_conformance.reference.findings import Finding
 
-from checker.table import TableResult
+from iceberg_conformance.checker.table import TableResult
 
 
 def counts(findings: list[Finding]) -> dict[str, int]:

@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Iterator
 
-from reference.findings import Finding
+from iceberg_conformance.reference.findings import Finding
 
-from checker.datafiles import local_path
+from iceberg_conformance.checker.datafiles import local_path
 
 CLAUSE_FILES = "Manifests: data_file file_path, file_size_in_bytes"
 CLAUSE_SNAPSHOTS = "Snapshots; Manifest Lists"
@@ -122,7 +122,7 @@ def find_tables(path: str) -> list[str]:
 
 @lru_cache(maxsize=8)
 def _load(metadata_path: str) -> tuple[Any, tuple[Finding, ...]]:
-    from reference.metadata import load_metadata
+    from iceberg_conformance.reference.metadata import load_metadata
 
     doc, findings = load_metadata(metadata_path)
     return doc, tuple(findings)
@@ -140,14 +140,14 @@ def format_version(doc: dict[str, Any]) -> int:
 
 @lru_cache(maxsize=64)
 def _manifest_list(path: str, version: int) -> tuple[list[dict[str, Any]], list[Finding]]:
-    from reference.manifests import read_manifest_list
+    from iceberg_conformance.reference.manifests import read_manifest_list
 
     return read_manifest_list(path, version)
 
 
 @lru_cache(maxsize=256)
 def _manifest(path: str, version: int) -> tuple[list[dict[str, Any]], list[Finding]]:
-    from reference.manifests import read_manifest
+    from iceberg_conformance.reference.manifests import read_manifest
 
     return read_manifest(path, version)
 
@@ -169,7 +169,7 @@ def _snapshot_manifests(doc: dict[str, Any], snap: dict[str, Any]) -> list[dict[
 def live_entries(doc: dict[str, Any], snap: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, Any], int]]:
     """(manifest-list entry, entry with inherited values, index) of every ADDED/EXISTING entry
     of the snapshot."""
-    from reference.manifests import inherit
+    from iceberg_conformance.reference.manifests import inherit
 
     version = format_version(doc)
     for mf in _snapshot_manifests(doc, snap):
@@ -268,7 +268,7 @@ def run_unit(unit: Unit) -> list[Finding]:
 
 
 def _run_metadata(unit: Unit) -> list[Finding]:
-    from reference.metadata import validate_metadata
+    from iceberg_conformance.reference.metadata import validate_metadata
 
     doc, load_findings = _load(unit.table)
     out = list(load_findings)
@@ -295,7 +295,7 @@ def _run_metadata(unit: Unit) -> list[Finding]:
                 out.append(Finding("files.statistics-size", f"file-size-in-bytes is {size}, the file has "
                                    f"{os.path.getsize(p)} bytes", CLAUSE_STATS, unit.table, where))
             if key == "statistics":
-                from reference.puffin import validate_puffin
+                from iceberg_conformance.reference.puffin import validate_puffin
 
                 out.extend(validate_puffin(p))
     return out
@@ -393,8 +393,8 @@ def _run_snapshot(unit: Unit) -> list[Finding]:
 
 
 def _run_manifest(unit: Unit) -> list[Finding]:
-    from reference.manifests import ManifestContext, check_manifest
-    from reference.metadata import current_schema, spec_by_id
+    from iceberg_conformance.reference.manifests import ManifestContext, check_manifest
+    from iceberg_conformance.reference.metadata import current_schema, spec_by_id
 
     doc = _doc(unit.table)
     if doc is None:
@@ -412,7 +412,7 @@ def _run_manifest(unit: Unit) -> list[Finding]:
 
 
 def _run_file(unit: Unit) -> list[Finding]:
-    from checker.datafiles import check_file
+    from iceberg_conformance.checker.datafiles import check_file
 
     doc = _doc(unit.table)
     if doc is None:

@@ -25,8 +25,8 @@ from typing import Any
 
 import pyarrow as pa  # type: ignore[import-untyped]
 
-from reference.errors import SpecViolation
-from reference.types import (
+from .errors import SpecViolation
+from .types import (
     BinaryType, BooleanType, DateType, DecimalType, DoubleType, FixedType, FloatType,
     IcebergType, IntegerType, ListType, LongType, MapType, NestedField, StringType, StructType,
     TimestampNanoType, TimestampType, TimestamptzNanoType, TimestamptzType, TimeType,

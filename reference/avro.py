@@ -35,9 +35,9 @@ from typing import Any, BinaryIO, Iterable
 
 import fastavro
 
-from reference.hashing import scaled, unscaled
-from reference.errors import SpecViolation
-from reference.types import (
+from .hashing import scaled, unscaled
+from .errors import SpecViolation
+from .types import (
     BinaryType, BooleanType, DateType, DecimalType, DoubleType, FixedType, FloatType,
     GeographyType, GeometryType, IcebergType, IntegerType, ListType, LongType, MapType,
     NestedField, StringType, StructType, TimestampNanoType, TimestampType, TimestamptzNanoType,

@@ -36,9 +36,9 @@ from decimal import Decimal
 from functools import singledispatch
 from typing import Any, Optional
 
-from reference.errors import SpecViolation
-from reference.hashing import min_big_endian, unscaled
-from reference.types import (
+from .errors import SpecViolation
+from .hashing import min_big_endian, unscaled
+from .types import (
     BinaryType, BooleanType, DateType, DecimalType, DoubleType, FixedType, FloatType,
     GeographyType, GeometryType, IcebergType, IntegerType, LongType, StringType,
     TimestampNanoType, TimestampType, TimestamptzNanoType, TimestamptzType, TimeType, UUIDType,

@@ -25,7 +25,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from reference.errors import SpecViolation
+from .errors import SpecViolation
 
 CLAUSE_RETRY = "Commit Conflict Resolution and Retry"
 CLAUSE_FS = "Commit Conflict Resolution and Retry / File System Tables"

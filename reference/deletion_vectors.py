@@ -37,8 +37,8 @@ from typing import Iterable
 
 from pyroaring import BitMap
 
-from reference.errors import SpecViolation
-from reference.findings import Finding
+from .errors import SpecViolation
+from .findings import Finding
 
 CLAUSE_BLOB = "Puffin: deletion-vector-v1 blob type"
 CLAUSE_TABLE = "Delete Formats: Deletion Vectors"

@@ -22,10 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Literal
 
-from reference.errors import SpecViolation
-from reference.partitioning import PartitionSpec, bind_problems
-from reference.schema import Schema, schema_problems
-from reference.types import (
+from .errors import SpecViolation
+from .partitioning import PartitionSpec, bind_problems
+from .schema import Schema, schema_problems
+from .types import (
     DateType,
     DecimalType,
     DoubleType,

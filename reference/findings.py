@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from reference.errors import SpecViolation
+from .errors import SpecViolation
 
 Severity = Literal["error", "warning"]
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import mmh3
 
-from reference.errors import SpecViolation
-from reference.types import (
+from .errors import SpecViolation
+from .types import (
     BinaryType, BooleanType, DateType, DecimalType, DoubleType, FixedType, FloatType, IcebergType,
     IntegerType, LongType, StringType, TimestampNanoType, TimestampType, TimestamptzNanoType,
     TimestamptzType, TimeType, UUIDType,

@@ -33,17 +33,17 @@ import os
 from dataclasses import dataclass
 from typing import Any, Iterable, Literal
 
-from reference.avro import (
+from .avro import (
     AvroSchema, _Namer, decode_value, encode_value, from_avro, read_container,
     struct_fields_to_avro, write_container,
 )
-from reference.errors import SpecViolation
-from reference.findings import Finding
-from reference.types import (
+from .errors import SpecViolation
+from .findings import Finding
+from .types import (
     BinaryType, BooleanType, DateType, DoubleType, FloatType, IcebergType, IntegerType, ListType,
     LongType, MapType, NestedField, StringType, StructType, UUIDType, parse_type,
 )
-from reference.values import value_from_json, value_to_json
+from .values import value_from_json, value_to_json
 
 CLAUSE_METADATA = "Manifests / Manifest Metadata"
 CLAUSE_ENTRIES = "Manifests / Entries in Manifests"
@@ -186,7 +186,7 @@ def _find_field(t: IcebergType, fid: int) -> NestedField | None:
 
 def partition_type(spec_fields: list[dict[str, Any]], schema: StructType) -> StructType:
     """The partition tuple type of a spec's fields (JSON) bound to ``schema``."""
-    from reference.transforms import parse_transform
+    from .transforms import parse_transform
 
     out = []
     for pf in spec_fields:
@@ -476,7 +476,7 @@ def _compare_key(t: IcebergType, v: Any) -> Any:
 
 
 def _check_bounds(df: dict[str, Any], schema: StructType | None, path: str, loc: str) -> list[Finding]:
-    from reference.binary import bound_from_bytes
+    from .binary import bound_from_bytes
 
     out: list[Finding] = []
     lower, upper = df.get("lower_bounds") or {}, df.get("upper_bounds") or {}
@@ -644,7 +644,7 @@ def check_against_list_entry(entries: list[dict[str, Any]], mf: dict[str, Any], 
                              meta: dict[str, str], path: str) -> list[Finding]:
     """Counts, content, spec id and partition summaries of a manifest-list entry against the
     entries of the manifest it names."""
-    from reference.binary import from_bytes
+    from .binary import from_bytes
 
     out: list[Finding] = []
     loc = "manifest_list_entry"
@@ -886,7 +886,7 @@ def write_manifest_list(path: str, manifest_list: dict[str, Any], **kwargs: Any)
 
 def summarize(entries: Iterable[dict[str, Any]], ptype: StructType) -> list[dict[str, Any]]:
     """Partition field summaries (decoded form) covering ``entries``."""
-    from reference.binary import to_bytes
+    from .binary import to_bytes
 
     ents = list(entries)
     out = []

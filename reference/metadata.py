@@ -40,11 +40,11 @@ from typing import Any, Iterator
 
 import jsonschema  # type: ignore[import-untyped]
 
-from reference import partitioning
-from reference import schema as schema_rules
-from reference.errors import SpecViolation
-from reference.findings import Finding, Severity
-from reference.types import (
+from . import partitioning
+from . import schema as schema_rules
+from .errors import SpecViolation
+from .findings import Finding, Severity
+from .types import (
     DoubleType, FloatType, IcebergType, ListType, MapType, NestedType, PrimitiveType,
     StructType, TimestampNanoType, TimestamptzNanoType, UnknownType, VariantType, children,
     parse_type,

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from functools import singledispatch
 from typing import Iterable
 
-from reference.findings import Finding, Severity
-from reference.types import (
+from .findings import Finding, Severity
+from .types import (
     BinaryType, BooleanType, DateType, DecimalType, DoubleType, FixedType, FloatType,
     GeographyType, GeometryType, IcebergType, IntegerType, ListType, LongType, MapType,
     StringType, StructType, TimestampNanoType, TimestampType, TimestamptzNanoType,

@@ -29,12 +29,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from reference.errors import SpecViolation
-from reference.schema import IndexedField, Schema, walk
-from reference.transforms import (
+from .errors import SpecViolation
+from .schema import IndexedField, Schema, walk
+from .transforms import (
     IdentityTransform, Transform, UnknownTransform, VoidTransform, parse_transform,
 )
-from reference.types import JSON, NestedField, StructType, VariantType
+from .types import JSON, NestedField, StructType, VariantType
 
 CLAUSE = "Partitioning"
 CLAUSE_JSON = "Appendix C: JSON serialization / Partition Specs"

@@ -46,9 +46,9 @@ import datasketches  # type: ignore[import-untyped]
 import lz4.frame  # type: ignore[import-untyped]
 import zstandard
 
-from reference import deletion_vectors as dv
-from reference.errors import SpecViolation
-from reference.findings import Finding
+from . import deletion_vectors as dv
+from .errors import SpecViolation
+from .findings import Finding
 
 CLAUSE_FILE = "Puffin: File structure"
 CLAUSE_FOOTER = "Puffin: Footer structure"

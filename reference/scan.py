@@ -23,11 +23,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from reference.hashing import scaled
-from reference.errors import SpecViolation
+from .hashing import scaled
+from .errors import SpecViolation
 from decimal import Context, Decimal
 
-from reference.types import (
+from .types import (
     DateType, DecimalType, IcebergType, ListType, MapType, NestedField, StructType, TimestampNanoType,
     TimestampType, TimestamptzNanoType, TimestamptzType, TimeType, UUIDType, parse_type,
 )
@@ -87,7 +87,7 @@ class Task:
 
 
 def _metadata(metadata_path: str) -> dict[str, Any]:
-    from reference.metadata import load_metadata
+    from .metadata import load_metadata
 
     doc, findings = load_metadata(metadata_path)
     if not isinstance(doc, dict):
@@ -98,7 +98,7 @@ def _metadata(metadata_path: str) -> dict[str, Any]:
 
 
 def _snapshot(doc: dict[str, Any], snapshot_id: int | None) -> dict[str, Any] | None:
-    from reference.metadata import current_snapshot, snapshots_by_id
+    from .metadata import current_snapshot, snapshots_by_id
 
     if snapshot_id is None:
         snap = current_snapshot(doc)
@@ -112,7 +112,7 @@ def _snapshot(doc: dict[str, Any], snapshot_id: int | None) -> dict[str, Any] | 
 
 def live_files(doc: dict[str, Any], snap: dict[str, Any]) -> list[FileEntry]:
     """ADDED and EXISTING entries of every manifest of the snapshot, values inherited."""
-    from reference.manifests import inherit, read_manifest, read_manifest_list
+    from .manifests import inherit, read_manifest, read_manifest_list
 
     version = int(doc.get("format-version", 1))
     ml = snap.get("manifest-list")
@@ -136,7 +136,7 @@ def live_files(doc: dict[str, Any], snap: dict[str, Any]) -> list[FileEntry]:
 
 
 def _unpartitioned(doc: dict[str, Any], spec_id: int) -> bool:
-    from reference.metadata import spec_by_id
+    from .metadata import spec_by_id
 
     spec = spec_by_id(doc).get(spec_id)
     return not (isinstance(spec, dict) and spec.get("fields"))
@@ -186,7 +186,7 @@ def _read_parquet(path: str) -> Any:
 def _deleted_positions(task: Task) -> set[int]:
     out: set[int] = set()
     if task.deletion_vector is not None:
-        from reference.deletion_vectors import decode_blob
+        from .deletion_vectors import decode_blob
 
         dv = task.deletion_vector.data_file
         off, size = dv.get("content_offset"), dv.get("content_size_in_bytes")
@@ -280,7 +280,7 @@ def _values(t: IcebergType, arr: Any) -> list[Any]:
 
 
 def _default(f: NestedField) -> Any:
-    from reference.values import value_from_json
+    from .values import value_from_json
 
     if f.has_initial_default and f.initial_default is not None:
         return value_from_json(f.field_type, f.initial_default)
@@ -289,7 +289,7 @@ def _default(f: NestedField) -> Any:
 
 def _identity_partition_values(doc: dict[str, Any], entry: FileEntry) -> dict[int, Any]:
     """source field id -> partition value (JSON) for identity partition fields of the file."""
-    from reference.metadata import spec_by_id
+    from .metadata import spec_by_id
 
     spec = spec_by_id(doc).get(entry.spec_id)
     out: dict[int, Any] = {}
@@ -336,7 +336,7 @@ def _with_ids(t: IcebergType, at: Any) -> Any:
 
 def _avro_value(t: IcebergType, raw: Any) -> Any:
     """A raw Avro value (no logical-type conversion) of a column whose file type is ``t``."""
-    from reference.avro import decode_value
+    from .avro import decode_value
 
     if raw is None:
         return None
@@ -359,7 +359,7 @@ def _avro_value(t: IcebergType, raw: Any) -> Any:
 
 
 def _avro_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry) -> list[dict[int, Any]]:
-    from reference.avro import from_avro, read_container
+    from .avro import from_avro, read_container
 
     writer_schema, _, records = read_container(_local(entry.path))
     file_type = from_avro(writer_schema, where=entry.path)
@@ -367,7 +367,7 @@ def _avro_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry) -> lis
         raise SpecViolation("scan.avro-schema", f"{entry.path}: the Avro schema is not a record", clause=CLAUSE_PLAN)
     file_fields = {f.field_id: f for f in file_type.fields}
     ident = _identity_partition_values(doc, entry)
-    from reference.values import value_from_json
+    from .values import value_from_json
 
     rows = []
     for rec in records:
@@ -401,7 +401,7 @@ def _project(t: IcebergType, v: Any) -> Any:
 
 def _arrow_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry, tbl: Any,
                 cols: dict[int, int]) -> list[dict[int, Any]]:
-    from reference.values import value_from_json
+    from .values import value_from_json
 
     ident = _identity_partition_values(doc, entry)
     columns: dict[int, list[Any]] = {}
@@ -440,7 +440,7 @@ def read_task(doc: dict[str, Any], schema: StructType, task: Task) -> list[dict[
 
 
 def _apply_equality(schema: StructType, rows: list[dict[int, Any]], deletes: list[FileEntry]) -> list[dict[int, Any]]:
-    from reference.values import value_to_json
+    from .values import value_to_json
 
     types = {f.field_id: f.field_type for f in schema.fields}
     for x in deletes:
@@ -458,7 +458,7 @@ def _apply_equality(schema: StructType, rows: list[dict[int, Any]], deletes: lis
 
 
 def _schema_for(doc: dict[str, Any], snap: dict[str, Any] | None) -> StructType:
-    from reference.metadata import current_schema, schema_by_id
+    from .metadata import current_schema, schema_by_id
 
     sj = None
     if snap is not None and isinstance(snap.get("schema-id"), int):
@@ -476,7 +476,7 @@ def scan(metadata_path: str, snapshot_id: int | None = None) -> list[dict[str, A
     """All rows of a snapshot (the current one for ``None``) as ``{column name: JSON value}``.
 
     Columns are those of the snapshot's schema (``schema-id``), else the current schema."""
-    from reference.values import value_to_json
+    from .values import value_to_json
 
     doc = _metadata(metadata_path)
     snap = _snapshot(doc, snapshot_id)

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator, Literal, NamedTuple
 
-from reference.errors import SpecViolation
-from reference.types import (
+from .errors import SpecViolation
+from .types import (
     JSON,
     DoubleType,
     FloatType,
@@ -31,7 +31,7 @@ from reference.types import (
     field_to_json,
     parse_type,
 )
-from reference.values import from_json
+from .values import from_json
 
 CLAUSE_SCHEMA_JSON = "Appendix C: JSON serialization / Schemas"
 CLAUSE_NESTED = "Schemas and Data Types / Nested Types"

@@ -28,13 +28,13 @@ from typing import Any, Iterator
 
 from hypothesis import strategies as st
 
-from reference.types import (
+from .types import (
     JSON, BinaryType, BooleanType, DateType, DecimalType, DoubleType, FixedType, FloatType,
     IcebergType, IntegerType, ListType, LongType, MapType, NestedField, PrimitiveType,
     StringType, StructType, TimestampNanoType, TimestampType, TimestamptzNanoType,
     TimestamptzType, TimeType, UUIDType,
 )
-from reference.values import to_json, value_to_json
+from .values import to_json, value_to_json
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1

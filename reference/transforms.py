@@ -33,9 +33,9 @@ import re
 from decimal import Decimal
 from typing import Any, ClassVar
 
-from reference.errors import SpecViolation
-from reference.hashing import hash_value, scaled, unscaled
-from reference.types import (
+from .errors import SpecViolation
+from .hashing import hash_value, scaled, unscaled
+from .types import (
     BinaryType, DateType, DecimalType, FixedType, GeographyType, GeometryType, IcebergType,
     IntegerType, LongType, PrimitiveType, StringType, TimestampNanoType, TimestampType,
     TimestamptzNanoType, TimestamptzType, TimeType, UUIDType, VariantType,

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Union
 
-from reference.errors import SpecViolation
+from .errors import SpecViolation
 
 JSON = Union[None, bool, int, float, str, list[Any], dict[str, Any]]
 

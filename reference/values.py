@@ -48,8 +48,8 @@ from decimal import Context, Decimal, InvalidOperation
 from functools import singledispatch
 from typing import Any
 
-from reference.errors import SpecViolation
-from reference.types import (
+from .errors import SpecViolation
+from .types import (
     JSON, BinaryType, BooleanType, DateType, DecimalType, DoubleType, FixedType, FloatType,
     IcebergType, IntegerType, ListType, LongType, MapType, StringType, StructType,
     TimestampNanoType, TimestampType, TimestamptzNanoType, TimestamptzType, TimeType, UUIDType,

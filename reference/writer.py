@@ -22,10 +22,10 @@ from typing import Any
 import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
-from reference import manifests
-from reference.binary import to_bytes
-from reference.commit import VERSION_HINT
-from reference.types import DateType, IcebergType, LongType, StringType, StructType, parse_type
+from . import manifests
+from .binary import to_bytes
+from .commit import VERSION_HINT
+from .types import DateType, IcebergType, LongType, StringType, StructType, parse_type
 
 TABLE_UUID = str(uuid.UUID(int=0x1CEB3A6))
 BASE_MS = 1_700_000_000_000

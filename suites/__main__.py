@@ -1,7 +1,7 @@
-"""``python -m suites`` is ``iceberg-conformance``."""
+"""``python -m iceberg_conformance.suites`` is ``iceberg-conformance``."""
 
 import sys
 
-from suites.cli import main
+from iceberg_conformance.suites.cli import main
 
 sys.exit(main())

@@ -43,7 +43,7 @@ def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
 
 def _check(args: argparse.Namespace, passthrough: list[str]) -> int:
     try:
-        from checker.cli import main as check_main
+        from iceberg_conformance.checker.cli import main as check_main
     except ImportError as e:  # pragma: no cover - the checker ships with the kit
         print(f"iceberg-conformance check: the table checker is not available: {e}", file=sys.stderr)
         return 2
@@ -51,7 +51,7 @@ def _check(args: argparse.Namespace, passthrough: list[str]) -> int:
 
 
 def _export(args: argparse.Namespace, passthrough: list[str]) -> int:
-    from suites.vectors import case_files, load_file, vectors_root
+    from iceberg_conformance.suites.vectors import case_files, load_file, vectors_root
 
     out = Path(args.out).resolve()
     src = vectors_root()

@@ -15,8 +15,8 @@ from typing import Any, Callable
 
 import pytest
 
-from suites.api import Rejected, Unsupported
-from suites.vectors import Case
+from iceberg_conformance.suites.api import Rejected, Unsupported
+from iceberg_conformance.suites.vectors import Case
 
 UNSUPPORTED = "UNSUPPORTED"
 

@@ -23,11 +23,11 @@ from typing import Any
 
 import pytest
 
-from suites.conformance import UNSUPPORTED
-from suites.targets import (
+from iceberg_conformance.suites.conformance import UNSUPPORTED
+from iceberg_conformance.suites.targets import (
     DEFAULT_TARGET, ENV_VAR, KnownFailure, TargetLoadError, known_failures, load_target,
 )
-from suites.vectors import VectorFileError, case_files, cases_for, vectors_root
+from iceberg_conformance.suites.vectors import VectorFileError, case_files, cases_for, vectors_root
 
 TARGETS_KEY = pytest.StashKey[list[Any]]()
 KNOWN_KEY = pytest.StashKey[dict[str, list[KnownFailure]]]()

@@ -9,9 +9,9 @@ with an ``error``: the target refuses the bytes (``input.bytes``) or the value
 
 import pytest
 
-from suites.api import BINARY
-from suites.conformance import fail, run_case
-from suites.test_value_json import same_value
+from iceberg_conformance.suites.api import BINARY
+from iceberg_conformance.suites.conformance import fail, run_case
+from iceberg_conformance.suites.test_value_json import same_value
 
 
 @pytest.mark.vectors("binary")

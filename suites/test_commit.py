@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from reference import commit as c
-from suites.api import COMMIT_RETRY
-from suites.conformance import run_case
+from iceberg_conformance.reference import commit as c
+from iceberg_conformance.suites.api import COMMIT_RETRY
+from iceberg_conformance.suites.conformance import run_case
 
 
 @pytest.mark.vectors("commit")

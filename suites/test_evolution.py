@@ -8,8 +8,8 @@ rule a forbidden change breaks.
 
 import pytest
 
-from suites.api import EVOLUTION
-from suites.conformance import run_case
+from iceberg_conformance.suites.api import EVOLUTION
+from iceberg_conformance.suites.conformance import run_case
 
 
 @pytest.mark.vectors("schema-evolution")

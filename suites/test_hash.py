@@ -10,8 +10,8 @@ source type.
 
 import pytest
 
-from suites.api import HASH, TRANSFORM
-from suites.conformance import run_case
+from iceberg_conformance.suites.api import HASH, TRANSFORM
+from iceberg_conformance.suites.conformance import run_case
 
 #: the largest bucket count keeps all 31 bits of the masked hash (only 2^31-1 itself maps to 0)
 BUCKETS = 2147483647

@@ -23,10 +23,10 @@ from typing import Any
 
 import pytest
 
-from reference import manifests as ref
-from suites.api import MANIFEST_CHECK, MANIFEST_READ, MANIFEST_WRITE
-from suites.conformance import fail, require, run_case
-from suites.vectors import Case, cases_for
+from iceberg_conformance.reference import manifests as ref
+from iceberg_conformance.suites.api import MANIFEST_CHECK, MANIFEST_READ, MANIFEST_WRITE
+from iceberg_conformance.suites.conformance import fail, require, run_case
+from iceberg_conformance.suites.vectors import Case, cases_for
 
 
 def _sidecar(case: Case) -> dict[str, Any]:
@@ -120,7 +120,7 @@ def test_manifest_list_write(target, case, tmp_path: Path):
 @pytest.mark.area("manifests")
 @pytest.mark.parametrize("version", [1, 2, 3])
 def test_reference_writer_is_deterministic(tmp_path: Path, version: int):
-    from reference.writer import table_files, write_table
+    from iceberg_conformance.reference.writer import table_files, write_table
 
     location = tmp_path / "t"
     write_table(str(location), version)
@@ -139,7 +139,7 @@ def test_reference_writer_is_deterministic(tmp_path: Path, version: int):
 @pytest.mark.parametrize("version", [1, 2, 3])
 def test_reference_writer_table_is_valid_and_readable(tmp_path: Path, version: int):
     """The reference validates every manifest against its list entry; PyIceberg scans the rows."""
-    from reference.writer import APPENDS, write_table
+    from iceberg_conformance.reference.writer import APPENDS, write_table
 
     metadata_path = write_table(str(tmp_path / "t"), version)
     meta = json.loads(Path(metadata_path).read_text())
@@ -190,8 +190,8 @@ def _same_json(a: Any, b: Any) -> bool:
 def test_appendix_a_avro_mapping(type_json: Any, avro: Any):
     import fastavro
 
-    from reference.avro import from_avro, to_avro
-    from reference.types import parse_type
+    from iceberg_conformance.reference.avro import from_avro, to_avro
+    from iceberg_conformance.reference.types import parse_type
 
     t = parse_type(type_json)
     written = to_avro(t)
@@ -206,7 +206,7 @@ def test_decimal_fixed_size_is_min_bytes_required():
     """minBytesRequired(P): the fewest bytes whose signed range holds 10^P - 1 (checked by log2)."""
     import math
 
-    from reference.avro import min_bytes_required
+    from iceberg_conformance.reference.avro import min_bytes_required
 
     for p in range(1, 39):
         assert min_bytes_required(p) == math.ceil((p * math.log2(10) + 1) / 8), p

@@ -29,14 +29,14 @@ from typing import Any
 
 import pytest
 
-from reference.metadata import (
+from iceberg_conformance.reference.metadata import (
     current_snapshot_id, errors, load_metadata, schema_by_id, snapshots_by_id, sort_order_by_id,
     spec_by_id, validate_metadata,
 )
-from reference.types import parse_type
-from suites.api import METADATA, Rejected, Unsupported
-from suites.conformance import fail, run_case, unsupported, values_equal
-from suites.vectors import Case, cases_for
+from iceberg_conformance.reference.types import parse_type
+from iceberg_conformance.suites.api import METADATA, Rejected, Unsupported
+from iceberg_conformance.suites.conformance import fail, run_case, unsupported, values_equal
+from iceberg_conformance.suites.vectors import Case, cases_for
 
 AREA = "metadata"
 
@@ -275,7 +275,7 @@ def test_malformed_10mb_location(target: Any, tmp_path: Path) -> None:
 def test_vector_rules_are_reference_rules() -> None:
     """Every ``metadata.*`` rule an invalid vector names is in the reference's rule list; other
     rule ids belong to the schema, partitioning, types and transforms modules."""
-    from reference.metadata import RULES
+    from iceberg_conformance.reference.metadata import RULES
 
     named = {c.error["rule"] for c in cases_for("metadata") if c.error}
     unknown = sorted(r for r in named if r.startswith("metadata.") and r not in RULES)

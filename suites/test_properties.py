@@ -31,17 +31,17 @@ import pytest
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
-from reference import strategies as gen
-from reference.binary import to_bytes as ref_to_bytes
-from reference.hashing import hash_value
-from reference.types import (
+from iceberg_conformance.reference import strategies as gen
+from iceberg_conformance.reference.binary import to_bytes as ref_to_bytes
+from iceberg_conformance.reference.hashing import hash_value
+from iceberg_conformance.reference.types import (
     BooleanType, DateType, DecimalType, DoubleType, FloatType, IcebergType, IntegerType, LongType,
     PrimitiveType, type_to_json,
 )
-from reference.values import to_json, value_to_json
-from suites.api import BINARY, HASH, TRANSFORM, VALUE_JSON, Rejected, Unsupported
-from suites.conformance import unsupported, values_equal
-from suites.test_value_json import same_value
+from iceberg_conformance.reference.values import to_json, value_to_json
+from iceberg_conformance.suites.api import BINARY, HASH, TRANSFORM, VALUE_JSON, Rejected, Unsupported
+from iceberg_conformance.suites.conformance import unsupported, values_equal
+from iceberg_conformance.suites.test_value_json import same_value
 
 CI = settings(
     derandomize=True, max_examples=150, deadline=None, database=None, print_blob=False,
@@ -225,7 +225,7 @@ def test_hash_int_long_and_float_double_agree(target):
 
 
 def _transforms_for(t: IcebergType) -> st.SearchStrategy[str]:
-    from reference.transforms import parse_transform
+    from iceberg_conformance.reference.transforms import parse_transform
 
     options = [
         st.integers(1, MAX_INT).map(lambda n: f"bucket[{n}]"),
@@ -248,8 +248,8 @@ def _transform_cases(draw: st.DrawFn) -> tuple[str, IcebergType, Any]:
 
 def _reference_transform(text: str, t: IcebergType, v: Any) -> tuple[bool, Any, Any]:
     """(applies, result type JSON, result JSON) from the reference."""
-    from reference.errors import SpecViolation
-    from reference.transforms import parse_transform
+    from iceberg_conformance.reference.errors import SpecViolation
+    from iceberg_conformance.reference.transforms import parse_transform
 
     tr = parse_transform(text)
     try:
@@ -353,7 +353,7 @@ def _truncate_or_none(target: Any, w: int, tj: Any, vj: Any, t: IcebergType, v: 
         if v - v % w < low:
             return None
     if isinstance(t, DecimalType):
-        from reference.hashing import unscaled
+        from iceberg_conformance.reference.hashing import unscaled
         if abs(unscaled(v) - unscaled(v) % w) >= 10**t.precision:
             return None
     return target.transform(f"truncate[{w}]", tj, vj)

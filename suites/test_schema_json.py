@@ -9,8 +9,8 @@ schema does not have them.
 
 import pytest
 
-from suites.api import SCHEMA_JSON
-from suites.conformance import run_case, values_equal
+from iceberg_conformance.suites.api import SCHEMA_JSON
+from iceberg_conformance.suites.conformance import run_case, values_equal
 
 
 def without_ignored(case, expected, actual):

@@ -20,9 +20,9 @@ from typing import Any, Callable
 
 import pytest
 
-from checker.table import Unit, check_table, find_tables, plan_units, run_unit
-from reference.findings import Finding
-from suites.plugin_tables import format_findings
+from iceberg_conformance.checker.table import Unit, check_table, find_tables, plan_units, run_unit
+from iceberg_conformance.reference.findings import Finding
+from iceberg_conformance.suites.plugin_tables import format_findings
 
 pytestmark = pytest.mark.area("table-check")
 
@@ -40,7 +40,7 @@ def test_table_conforms(iceberg_table: str, request: pytest.FixtureRequest) -> N
 # --- helpers ---------------------------------------------------------------------------------------
 
 def _write(tmp_path: Path, version: int) -> str:
-    from reference.writer import write_table
+    from iceberg_conformance.reference.writer import write_table
 
     return write_table(str(tmp_path / f"t{version}"), version)
 
@@ -68,14 +68,14 @@ def _current_manifest_list(metadata: str) -> str:
 def _rewrite_manifest(metadata: str, change: Callable[[dict[str, Any]], None], index: int = 0) -> str:
     """Rewrite the ``index``-th manifest of the current snapshot with ``change`` applied to its
     first entry (decoded form), and fix its length in every manifest list naming it."""
-    from reference import manifests as m
+    from iceberg_conformance.reference import manifests as m
 
     ml = _current_manifest_list(metadata)
     version = _doc(metadata)["format-version"]
     mfs, _ = m.read_manifest_list(ml, version)
     path = mfs[index]["manifest_path"]
     entries, _ = m.read_manifest(path, version)
-    from reference.avro import read_container
+    from iceberg_conformance.reference.avro import read_container
 
     _, header, _ = read_container(path)
     change(entries[0])
@@ -85,8 +85,8 @@ def _rewrite_manifest(metadata: str, change: Callable[[dict[str, Any]], None], i
 
 
 def _fix_lengths(metadata: str, manifest: str, length: int) -> None:
-    from reference import manifests as m
-    from reference.avro import read_container
+    from iceberg_conformance.reference import manifests as m
+    from iceberg_conformance.reference.avro import read_container
 
     version = _doc(metadata)["format-version"]
     for snap in _doc(metadata)["snapshots"]:
@@ -252,7 +252,7 @@ def test_wrong_partition_value(tmp_path: Path) -> None:
 
 
 def test_manifest_without_field_ids(tmp_path: Path) -> None:
-    from reference.avro import read_container, write_container
+    from iceberg_conformance.reference.avro import read_container, write_container
 
     md = _write(tmp_path, 2)
     path = _rewrite_manifest(md, lambda e: None)
@@ -306,7 +306,7 @@ def test_wrong_value_count_and_record_count(tmp_path: Path) -> None:
 
 
 def _newest_data_file(md: str) -> dict[str, Any]:
-    from reference import manifests as m
+    from iceberg_conformance.reference import manifests as m
 
     version = _doc(md)["format-version"]
     mfs, _ = m.read_manifest_list(_current_manifest_list(md), version)
@@ -318,9 +318,9 @@ def _newest_data_file(md: str) -> dict[str, Any]:
 def _commit_delete_file(md: str, df: dict[str, Any]) -> str:
     """A new snapshot adding delete file ``df`` (decoded ``data_file`` form) in its own delete
     manifest; returns the new metadata path (``v4``)."""
-    from reference import manifests as m
-    from reference.avro import read_container
-    from reference.types import StructType, parse_type
+    from iceberg_conformance.reference import manifests as m
+    from iceberg_conformance.reference.avro import read_container
+    from iceberg_conformance.reference.types import StructType, parse_type
 
     doc = _doc(md)
     version = doc["format-version"]
@@ -380,7 +380,7 @@ def _commit_delete_file(md: str, df: dict[str, Any]) -> str:
 def _add_deletion_vector(md: str, positions: list[int], record_count: int | None = None) -> str:
     """A new snapshot on a v3 table of :mod:`reference.writer` deleting ``positions`` of the
     current snapshot's newest data file with a deletion vector; returns the new metadata path."""
-    from reference.puffin import deletion_vector_blob, read_puffin, write_puffin
+    from iceberg_conformance.reference.puffin import deletion_vector_blob, read_puffin, write_puffin
 
     target = _newest_data_file(md)
     puffin_path = os.path.join(_doc(md)["location"], "data", "dv-1.puffin")
@@ -424,7 +424,7 @@ def _position_deletes(md: str, positions: list[int]) -> str:
 
 
 def test_position_deletes_apply_and_check_clean(tmp_path: Path) -> None:
-    from reference.scan import scan
+    from iceberg_conformance.reference.scan import scan
 
     # the newest data file of the reference writer's table holds ids 4, 5 at positions 0, 1
     md = _position_deletes(_write(tmp_path, 2), [1])
@@ -448,7 +448,7 @@ def test_position_deletes_unsorted(tmp_path: Path) -> None:
 def test_equality_deletes_apply_to_older_data_only(tmp_path: Path) -> None:
     import pyarrow as pa
 
-    from reference.scan import scan
+    from iceberg_conformance.reference.scan import scan
 
     # deleting data = 'e' (id 5) by equality; the delete's sequence number is newer than the file's
     md = _add_parquet_deletes(_write(tmp_path, 2), 2, {"data": ["e"]}, {"data": (pa.string(), 2)}, [2])
@@ -463,7 +463,7 @@ def test_deletion_vector_within_record_count(tmp_path: Path) -> None:
     md = _add_deletion_vector(_write(tmp_path, 3), [0])
     findings = check_table(md).findings
     assert findings == [], format_findings(findings)
-    from reference.scan import scan
+    from iceberg_conformance.reference.scan import scan
 
     assert sorted(r["id"] for r in scan(md)) == [1, 2, 3, 5]
 
@@ -490,7 +490,7 @@ def test_unit_of_unknown_file_reports_finding(tmp_path: Path) -> None:
 
 
 def test_cli_exit_codes_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from checker.cli import main
+    from iceberg_conformance.checker.cli import main
 
     md = _write(tmp_path, 2)
     assert main([md, "--quiet"]) == 0
@@ -505,7 +505,7 @@ def test_cli_exit_codes_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 @pytest.mark.parametrize("victim", ["manifest", "manifest-list", "metadata"])
 def test_truncated_file_is_a_finding_not_a_crash(tmp_path: Path, victim: str) -> None:
-    from reference import manifests as m
+    from iceberg_conformance.reference import manifests as m
 
     md = _write(tmp_path, 2)
     ml = _current_manifest_list(md)
@@ -563,8 +563,8 @@ _PARQUET_CASES = [
 @pytest.mark.parametrize(("iceberg", "column", "rule"), _PARQUET_CASES,
                          ids=[f"{c[0]} as {c[1].split(' c')[0]} -> {c[2]}" for c in _PARQUET_CASES])
 def test_parquet_type_mapping(iceberg: str, column: str, rule: str | None) -> None:
-    from reference.parquet import check_schema, index_fields, parse_schema_text
-    from reference.types import StructType, parse_type
+    from iceberg_conformance.reference.parquet import check_schema, index_fields, parse_schema_text
+    from iceberg_conformance.reference.types import StructType, parse_type
 
     schema = parse_type({"type": "struct", "fields": [{"id": 1, "name": "c", "required": False, "type": iceberg}]})
     assert isinstance(schema, StructType)
@@ -605,8 +605,8 @@ _NESTED_MAP = """required group field_id=-1 schema {
      _NESTED_MAP, None),
 ], ids=["3-level list", "2-level list", "element id differs", "3-level map"])
 def test_parquet_nested_mapping(iceberg: Any, text: str, rule: str | None) -> None:
-    from reference.parquet import check_schema, index_fields, parse_schema_text
-    from reference.types import StructType, parse_type
+    from iceberg_conformance.reference.parquet import check_schema, index_fields, parse_schema_text
+    from iceberg_conformance.reference.types import StructType, parse_type
 
     schema = parse_type({"type": "struct", "fields": [{"id": 1, "name": "c", "required": False, "type": iceberg}]})
     assert isinstance(schema, StructType)
@@ -616,8 +616,8 @@ def test_parquet_nested_mapping(iceberg: Any, text: str, rule: str | None) -> No
 
 def test_parquet_file_marks_optional_column_required() -> None:
     """A file may mark a column required that the table has optional (Spark writes such files)."""
-    from reference.parquet import check_schema, index_fields, parse_schema_text
-    from reference.types import StructType, parse_type
+    from iceberg_conformance.reference.parquet import check_schema, index_fields, parse_schema_text
+    from iceberg_conformance.reference.types import StructType, parse_type
 
     schema = parse_type({"type": "struct", "fields": [{"id": 1, "name": "c", "required": False, "type": "long"}]})
     assert isinstance(schema, StructType)
@@ -635,8 +635,8 @@ def test_parquet_file_marks_optional_column_required() -> None:
 ])
 def test_arrow_type_mapping(iceberg: str, arrow: str) -> None:
     """Iceberg primitive <-> Arrow (Schema.fbs) type, both ways; expected names are Arrow's own."""
-    from reference.arrow import arrow_matches, from_arrow, to_arrow
-    from reference.types import parse_type
+    from iceberg_conformance.reference.arrow import arrow_matches, from_arrow, to_arrow
+    from iceberg_conformance.reference.types import parse_type
 
     t = parse_type(iceberg)
     at = to_arrow(t)

@@ -1,7 +1,7 @@
 """Readers conform on golden tables written by Iceberg Java (Spark 3.5, Iceberg 1.10.2).
 
 The golden tables (``suites/spark/tables.py``) are generated once per session into a temp dir
-(or taken from ``$ICEBERG_CONFORMANCE_GOLDEN``, a directory ``python -m suites.spark.generate``
+(or taken from ``$ICEBERG_CONFORMANCE_GOLDEN``, a directory ``python -m iceberg_conformance.suites.spark.generate``
 wrote). For every table and every reader (pyiceberg ``StaticTable``, DuckDB ``iceberg_scan``,
 the kit's ``reference.scan``), every live snapshot is read and compared, as a multiset of rows
 in the spec's JSON single-value form, with the rows the generator put there. Mismatches fail
@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from suites.spark import golden
-from suites.spark import tables as _tables  # noqa: F401  (registers the generators)
-from suites.spark.readers import JSON_READERS, READERS, ReaderUnavailable, canonical_rows
+from iceberg_conformance.suites.spark import golden
+from iceberg_conformance.suites.spark import tables as _tables  # noqa: F401  (registers the generators)
+from iceberg_conformance.suites.spark.readers import JSON_READERS, READERS, ReaderUnavailable, canonical_rows
 
 pytestmark = [
     pytest.mark.spark, pytest.mark.area("golden-tables"),
@@ -61,10 +61,10 @@ def golden_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         path = Path(given)
         if not (path / "expected").is_dir():
             pytest.fail(f"${GOLDEN_ENV}={given} has no expected/ directory "
-                        "(write one with: python -m suites.spark.generate --out DIR)", pytrace=False)
+                        "(write one with: python -m iceberg_conformance.suites.spark.generate --out DIR)", pytrace=False)
         return path
-    from suites.spark import session
-    from suites.spark.generate import generate
+    from iceberg_conformance.suites.spark import session
+    from iceberg_conformance.suites.spark.generate import generate
 
     out = tmp_path_factory.mktemp("golden")
     try:
@@ -208,7 +208,7 @@ def test_golden_table_has_its_features(golden_dir: Path, table: str) -> None:
 
 def _checker() -> Any:
     try:
-        from checker import table as checker_table
+        from iceberg_conformance.checker import table as checker_table
     except ImportError as e:
         pytest.skip(f"the table checker is not importable: {e}")
     return checker_table
@@ -227,8 +227,8 @@ def test_checker_finds_no_errors_in_golden_table(golden_dir: Path, table: str) -
 def test_checker_on_spark_equals_local_run(golden_dir: Path) -> None:
     """The checker's units run as Spark tasks give the findings of a local run."""
     checker_table = _checker()
-    from suites.spark import session
-    from suites.spark.distributed import check_table_on_spark
+    from iceberg_conformance.suites.spark import session
+    from iceberg_conformance.suites.spark.distributed import check_table_on_spark
 
     doc = _load(golden_dir, "v3_deletion_vectors")
     metadata = str(golden_dir / "warehouse" / doc["metadata"])
@@ -246,8 +246,8 @@ def test_checker_on_spark_equals_local_run_on_1000_manifests(tmp_path: Path) -> 
     """Beyond one process: a table of 1000 manifests checked as Spark tasks gives exactly the
     findings of the local run (same units, same findings)."""
     checker_table = _checker()
-    from suites.spark import session
-    from suites.spark.distributed import check_table_on_spark, make_synthetic_table
+    from iceberg_conformance.suites.spark import session
+    from iceberg_conformance.suites.spark.distributed import check_table_on_spark, make_synthetic_table
 
     try:
         metadata = make_synthetic_table(tmp_path / "synthetic", 1000)

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from suites.api import TRANSFORM
-from suites.conformance import run_case, values_equal
+from iceberg_conformance.suites.api import TRANSFORM
+from iceberg_conformance.suites.conformance import run_case, values_equal
 
 
 def _same_type(expected, actual):

@@ -29,8 +29,8 @@ from typing import Any
 
 import pytest
 
-from suites.api import VALUE_JSON
-from suites.conformance import fail, run_case
+from iceberg_conformance.suites.api import VALUE_JSON
+from iceberg_conformance.suites.conformance import fail, run_case
 
 _TIME = re.compile(r"(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?")
 _TS = re.compile(r"([+-]?\d{4,}-\d{2}-\d{2})T([0-9:.]+)(.*)")

@@ -10,8 +10,8 @@ import re
 import uuid
 from typing import Any, ClassVar
 
-from suites.api import Rejected
-from suites.targets.reference import ReferenceTarget
+from iceberg_conformance.suites.api import Rejected
+from iceberg_conformance.suites.targets.reference import ReferenceTarget
 
 
 class SignedModuloBucket(ReferenceTarget):  # type: ignore[misc,valid-type]

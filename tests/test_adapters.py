@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from suites.api import ALL_CAPABILITIES, CAPABILITY_PROTOCOLS, check_adapter
-from suites.targets import BUILTIN, TargetLoadError, known_failures, load_target
+from iceberg_conformance.suites.api import ALL_CAPABILITIES, CAPABILITY_PROTOCOLS, check_adapter
+from iceberg_conformance.suites.targets import BUILTIN, TargetLoadError, known_failures, load_target
 
 TARGETS_DIR = Path(__file__).resolve().parent.parent / "suites" / "targets"
 

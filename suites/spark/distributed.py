@@ -7,7 +7,7 @@ tasks (``sc.parallelize(units).map(run_unit)``); :func:`check_table_on_spark` is
 ``checker.table.check_table`` with that mapper, so the findings are the same as a local run's
 (same units, same function, deduplicated the same way).
 
-``python -m suites.spark.distributed TABLE...`` checks tables on Spark and, with ``--compare``,
+``python -m iceberg_conformance.suites.spark.distributed TABLE...`` checks tables on Spark and, with ``--compare``,
 also locally, and says whether the findings agree. ``--synthetic DIR --files N`` first
 writes a table of N single-row data files, each in its own manifest, to show the split on a
 table with many manifests.
@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from suites.spark import session
+from iceberg_conformance.suites.spark import session
 
 
 def spark_mapper(spark: Any, slices: int | None = None) -> Callable[[Callable[[Any], list[Any]], list[Any]], Iterable[list[Any]]]:
@@ -38,7 +38,7 @@ def spark_mapper(spark: Any, slices: int | None = None) -> Callable[[Callable[[A
 
 def check_table_on_spark(table: str, spark: Any | None = None) -> Any:
     """``checker.table.check_table`` with its units run as Spark tasks."""
-    from checker.table import check_table
+    from iceberg_conformance.checker.table import check_table
 
     spark = spark or session.spark()
     return check_table(table, mapper=spark_mapper(spark))
@@ -50,7 +50,7 @@ def make_synthetic_table(out: Path, files: int) -> str:
     Spark writes the files in one INSERT (identity-partitioned by ``id``, so one file per row);
     the kit's Java helper then rewrites the snapshot's manifests into one manifest per file
     (``RewriteManifests``, entries kept as EXISTING). Returns the metadata file."""
-    from suites.spark.golden import latest_metadata
+    from iceberg_conformance.suites.spark.golden import latest_metadata
 
     spark = session.spark()
     cat = session.catalog("synthetic", out)
@@ -71,13 +71,13 @@ def make_synthetic_table(out: Path, files: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m suites.spark.distributed", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m iceberg_conformance.suites.spark.distributed", description=__doc__.split("\n\n")[0])
     p.add_argument("tables", nargs="*", help="metadata files or table directories")
     p.add_argument("--compare", action="store_true", help="also run locally and compare the findings")
     p.add_argument("--synthetic", metavar="DIR", help="first write a many-manifest table into DIR and check it")
     p.add_argument("--files", type=int, default=1000, help="data files (= manifests) of the synthetic table")
     args = p.parse_args(argv)
-    from checker.table import check_table, find_tables
+    from iceberg_conformance.checker.table import check_table, find_tables
 
     tables = [t for given in args.tables for t in find_tables(given)]
     if args.synthetic:

@@ -1,4 +1,4 @@
-"""Write the golden tables: ``python -m suites.spark.generate --out DIR [--only NAME ...]``.
+"""Write the golden tables: ``python -m iceberg_conformance.suites.spark.generate --out DIR [--only NAME ...]``.
 
 ``DIR/warehouse/db/<name>/`` holds each table (a Hadoop-catalog warehouse) and
 ``DIR/expected/<name>.json`` its expected contents per snapshot (see
@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from suites.spark import golden, session
-from suites.spark import tables as _tables  # noqa: F401  (registers the generators)
+from iceberg_conformance.suites.spark import golden, session
+from iceberg_conformance.suites.spark import tables as _tables  # noqa: F401  (registers the generators)
 
 NAMESPACE = "db"
 CATALOG = "golden"
@@ -61,7 +61,7 @@ def generate(out: Path, only: list[str] | None = None) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m suites.spark.generate", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m iceberg_conformance.suites.spark.generate", description=__doc__.split("\n\n")[0])
     p.add_argument("--out", required=True, help="output directory (created)")
     p.add_argument("--only", action="append", metavar="NAME", help="generate only this table (repeatable)")
     p.add_argument("--list", action="store_true", help="list the golden tables and exit")

@@ -148,7 +148,7 @@ def read_duckdb(metadata: Path, snapshot_id: int) -> list[dict[str, Any]]:
 def read_reference(metadata: Path, snapshot_id: int) -> list[dict[str, Any]]:
     """The kit's reference reader; it returns rows in JSON single-value form already."""
     try:
-        from reference.scan import scan
+        from iceberg_conformance.reference.scan import scan
     except ImportError as e:
         raise ReaderUnavailable(f"reference.scan is not importable: {e}") from None
     rows: list[dict[str, Any]] = list(scan(str(metadata), snapshot_id))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from suites.spark.golden import Row, TableWriter, golden_table
+from iceberg_conformance.suites.spark.golden import Row, TableWriter, golden_table
 
 PRIMITIVES: list[tuple[str, Any]] = [
     ("id", "int"), ("b", "boolean"), ("i", "int"), ("l", "long"), ("f", "float"), ("d", "double"),

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from suites.api import check_adapter
+from iceberg_conformance.suites.api import check_adapter
 
 BUILTIN = {
-    "reference": "suites.targets.reference:ReferenceTarget",
-    "pyiceberg": "suites.targets.pyiceberg:PyIcebergTarget",
-    "pyiceberg-core": "suites.targets.pyiceberg_core:PyIcebergCoreTarget",
-    "java": "suites.targets.java:JavaTarget",
+    "reference": "iceberg_conformance.suites.targets.reference:ReferenceTarget",
+    "pyiceberg": "iceberg_conformance.suites.targets.pyiceberg:PyIcebergTarget",
+    "pyiceberg-core": "iceberg_conformance.suites.targets.pyiceberg_core:PyIcebergCoreTarget",
+    "java": "iceberg_conformance.suites.targets.java:JavaTarget",
 }
 DEFAULT_TARGET = "reference"
 ENV_VAR = "ICEBERG_CONFORMANCE_TARGET"

@@ -297,8 +297,8 @@ JAVA: list[Any] = []  # the java target, when run with --java
 
 def java_agrees(test: dict[str, Any]) -> bool:
     """Iceberg Java (through the kit's java target) gives the test's result."""
-    from suites.api import Rejected
-    from suites.test_value_json import same_value
+    from iceberg_conformance.suites.api import Rejected
+    from iceberg_conformance.suites.test_value_json import same_value
 
     target, inp = JAVA[0], test["input"]
     try:
@@ -570,7 +570,7 @@ if __name__ == "__main__":
 
     if "--java" in sys.argv:
         sys.path.insert(0, str(HERE.parent.parent))
-        from suites.targets import load_target
+        from iceberg_conformance.suites.targets import load_target
 
         JAVA.append(load_target("java"))
     main()

@@ -29,9 +29,9 @@ HERE = Path(__file__).resolve().parent
 FILES = HERE / "files"
 sys.path.insert(0, str(HERE.parent.parent))
 
-from reference import avro as ref_avro  # noqa: E402  (the writer under test of determinism)
-from reference import manifests as ref_manifests  # noqa: E402
-from reference import types as ref_types  # noqa: E402
+from iceberg_conformance.reference import avro as ref_avro  # noqa: E402  (the writer under test of determinism)
+from iceberg_conformance.reference import manifests as ref_manifests  # noqa: E402
+from iceberg_conformance.reference import types as ref_types  # noqa: E402
 
 SCHEMA = {"type": "struct", "schema-id": 0, "fields": [
     {"id": 1, "name": "id", "required": True, "type": "long"},

@@ -143,7 +143,7 @@ def pyiceberg_roundtrip(t: Any, v: Any) -> Any:
 def agree(t: Any, v: Any, expected: Any) -> list[str]:
     import sys
     sys.path.insert(0, str(HERE.parent.parent))
-    from suites.test_value_json import same_value  # the suite's comparison by meaning (no reference/)
+    from iceberg_conformance.suites.test_value_json import same_value  # the suite's comparison by meaning (no reference/)
 
     who = []
     try:
@@ -231,8 +231,8 @@ JAVA: list[Any] = []  # the java target, when run with --java
 
 
 def java_agrees(test: dict[str, Any]) -> bool:
-    from suites.api import Rejected
-    from suites.test_value_json import same_value
+    from iceberg_conformance.suites.api import Rejected
+    from iceberg_conformance.suites.test_value_json import same_value
 
     inp = test["input"]
     try:
@@ -445,7 +445,7 @@ if __name__ == "__main__":
 
     if "--java" in sys.argv:
         sys.path.insert(0, str(HERE.parent.parent))
-        from suites.targets import load_target
+        from iceberg_conformance.suites.targets import load_target
 
         JAVA.append(load_target("java"))
     main()

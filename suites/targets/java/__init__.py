@@ -12,8 +12,8 @@ Known failures are data: ``known-failures*.json`` in this package (reason and li
 
 from __future__ import annotations
 
-from suites.targets._compose import compose
-from suites.targets.java._oracle import java_version
+from iceberg_conformance.suites.targets._compose import compose
+from iceberg_conformance.suites.targets.java._oracle import java_version
 
 
 class _JavaBase:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from suites.api import Rejected, Unsupported
+from iceberg_conformance.suites.api import Rejected, Unsupported
 
 
 class JavaCrash(Exception):
@@ -21,7 +21,7 @@ class JavaCrash(Exception):
 
 def java_version() -> str:
     """The version shown in the report header, known without starting the JVM."""
-    from suites.spark.session import RUNTIME_JAR
+    from iceberg_conformance.suites.spark.session import RUNTIME_JAR
 
     m = re.search(r"-(\d+\.\d+\.\d+)\.jar$", RUNTIME_JAR)
     iceberg = m.group(1) if m else "?"
@@ -34,7 +34,7 @@ def java_version() -> str:
 
 
 def call(op: str, **args: Any) -> Any:
-    from suites.spark import session
+    from iceberg_conformance.suites.spark import session
 
     try:
         result = session.call(op, **args)

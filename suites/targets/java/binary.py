@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from suites.api import BINARY
-from suites.targets.java._oracle import call
+from iceberg_conformance.suites.api import BINARY
+from iceberg_conformance.suites.targets.java._oracle import call
 
 
 class BinaryMixin:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from suites.api import METADATA
-from suites.targets.java._oracle import call
+from iceberg_conformance.suites.api import METADATA
+from iceberg_conformance.suites.targets.java._oracle import call
 
 
 class MetadataMixin:

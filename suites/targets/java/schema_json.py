@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from suites.api import PARTITION_SPEC_JSON, SCHEMA_JSON
-from suites.targets.java._oracle import call
+from iceberg_conformance.suites.api import PARTITION_SPEC_JSON, SCHEMA_JSON
+from iceberg_conformance.suites.targets.java._oracle import call
 
 
 class SchemaJsonMixin:

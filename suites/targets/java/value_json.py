@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from suites.api import VALUE_JSON
-from suites.targets.java._oracle import call
+from iceberg_conformance.suites.api import VALUE_JSON
+from iceberg_conformance.suites.targets.java._oracle import call
 
 
 class ValueJsonMixin:

@@ -6,7 +6,7 @@ Known failures are data: ``known-failures*.json`` in this package (reason and li
 
 from __future__ import annotations
 
-from suites.targets._compose import compose
+from iceberg_conformance.suites.targets._compose import compose
 
 
 class _PyIcebergBase:

@@ -36,9 +36,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference import types as rt
-from reference.errors import SpecViolation
-from reference.values import value_from_json, value_to_json
+from iceberg_conformance.reference import types as rt
+from iceberg_conformance.reference.errors import SpecViolation
+from iceberg_conformance.reference.values import value_from_json, value_to_json
 
 
 class InputConversionError(ValueError):

@@ -6,7 +6,7 @@ import json
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from suites.api import Rejected, Unsupported
+from iceberg_conformance.suites.api import Rejected, Unsupported
 
 
 @contextmanager

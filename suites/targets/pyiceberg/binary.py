@@ -14,8 +14,8 @@ import uuid
 from decimal import Decimal
 from typing import Any
 
-from suites.api import BINARY, Rejected, Unsupported
-from suites.targets.pyiceberg._convert import InputConversionError, from_native, iceberg_type, to_native
+from iceberg_conformance.suites.api import BINARY, Rejected, Unsupported
+from iceberg_conformance.suites.targets.pyiceberg._convert import InputConversionError, from_native, iceberg_type, to_native
 
 #: What PyIceberg raises when it refuses input (wrong length, bad UTF-8, out of range, not a
 #: decimal: ArithmeticError covers OverflowError and decimal.InvalidOperation).

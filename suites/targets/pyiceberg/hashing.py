@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from suites.api import HASH, Unsupported
-from suites.targets.pyiceberg._convert import InputConversionError, iceberg_type, to_native
+from iceberg_conformance.suites.api import HASH, Unsupported
+from iceberg_conformance.suites.targets.pyiceberg._convert import InputConversionError, iceberg_type, to_native
 
 
 class HashingMixin:

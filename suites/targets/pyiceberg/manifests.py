@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from suites.api import COMMIT_RETRY, MANIFEST_READ, MANIFEST_WRITE, Rejected, Unsupported
+from iceberg_conformance.suites.api import COMMIT_RETRY, MANIFEST_READ, MANIFEST_WRITE, Rejected, Unsupported
 
 _DATA_FILE_FIELDS = {
     1: ["file_path", "file_format", "partition", "record_count", "file_size_in_bytes", "column_sizes",
@@ -198,7 +198,7 @@ class ManifestsMixin:
         from pyiceberg.transforms import parse_transform
         from pyiceberg.typedef import Record
 
-        from suites.targets.pyiceberg._convert import to_native
+        from iceberg_conformance.suites.targets.pyiceberg._convert import to_native
 
         version = int(manifest["format_version"])
         meta = manifest["metadata"]

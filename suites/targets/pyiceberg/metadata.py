@@ -20,7 +20,7 @@ import warnings
 import zlib
 from typing import Any
 
-from suites.api import METADATA, Rejected
+from iceberg_conformance.suites.api import METADATA, Rejected
 
 
 class MetadataMixin:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from suites.api import PARTITION_SPEC_JSON
-from suites.targets.pyiceberg._schema_util import dump, load_schema, refusing
+from iceberg_conformance.suites.api import PARTITION_SPEC_JSON
+from iceberg_conformance.suites.targets.pyiceberg._schema_util import dump, load_schema, refusing
 
 
 class PartitionSpecJsonMixin:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from suites.api import PUFFIN_READ, Rejected
+from iceberg_conformance.suites.api import PUFFIN_READ, Rejected
 
 _MAX_KEY_RUN = 1 << 16
 _MAX_ZSTD_RUN = 1 << 30

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from suites.api import SCHEMA_JSON
-from suites.targets.pyiceberg._schema_util import dump, load_schema, no_variant, refusing
+from iceberg_conformance.suites.api import SCHEMA_JSON
+from iceberg_conformance.suites.targets.pyiceberg._schema_util import dump, load_schema, no_variant, refusing
 
 
 class SchemaJsonMixin:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from suites.api import TRANSFORM, Rejected, Unsupported
-from suites.targets.pyiceberg._convert import InputConversionError, from_native, iceberg_type, to_native
+from iceberg_conformance.suites.api import TRANSFORM, Rejected, Unsupported
+from iceberg_conformance.suites.targets.pyiceberg._convert import InputConversionError, from_native, iceberg_type, to_native
 
 
 def _parse(transform: str) -> Any:

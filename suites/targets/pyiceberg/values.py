@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from suites.api import VALUE_JSON, Rejected, Unsupported
-from suites.targets.pyiceberg.binary import REFUSALS, _type
+from iceberg_conformance.suites.api import VALUE_JSON, Rejected, Unsupported
+from iceberg_conformance.suites.targets.pyiceberg.binary import REFUSALS, _type
 
 _SPECIAL = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 

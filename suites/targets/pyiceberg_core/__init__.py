@@ -8,7 +8,7 @@ assembled by :func:`suites.targets._compose.compose`. Known failures are data:
 
 from __future__ import annotations
 
-from suites.targets._compose import compose
+from iceberg_conformance.suites.targets._compose import compose
 
 
 class _PyIcebergCoreBase:

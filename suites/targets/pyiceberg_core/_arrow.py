@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference import types as rt
-from reference.values import value_from_json, value_to_json
+from iceberg_conformance.reference import types as rt
+from iceberg_conformance.reference.values import value_from_json, value_to_json
 
 _SIMPLE = {
     rt.BooleanType: "bool_", rt.IntegerType: "int32", rt.LongType: "int64",

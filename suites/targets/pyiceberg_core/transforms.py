@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from suites.api import TRANSFORM, Rejected, Unsupported
-from suites.targets.pyiceberg_core._arrow import NoArrowType, from_arrow, to_arrow
+from iceberg_conformance.suites.api import TRANSFORM, Rejected, Unsupported
+from iceberg_conformance.suites.targets.pyiceberg_core._arrow import NoArrowType, from_arrow, to_arrow
 
 _PARAMETERIZED = re.compile(r"(bucket|truncate)\[(-?[0-9]+)\]")
 _SIMPLE = ("identity", "void", "year", "month", "day", "hour")

@@ -7,7 +7,7 @@ suites also check that the reference rejects invalid input for the rule the vect
 
 from __future__ import annotations
 
-from suites.targets._compose import compose
+from iceberg_conformance.suites.targets._compose import compose
 
 
 class _ReferenceBase:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from reference.errors import SpecViolation
-from reference.types import IcebergType, parse_type
-from suites.api import Rejected
+from iceberg_conformance.reference.errors import SpecViolation
+from iceberg_conformance.reference.types import IcebergType, parse_type
+from iceberg_conformance.suites.api import Rejected
 
 
 @contextmanager

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.binary import from_bytes, to_bytes
-from reference.values import from_json, to_json
-from suites.api import BINARY
-from suites.targets.reference._common import rejecting, typ
+from iceberg_conformance.reference.binary import from_bytes, to_bytes
+from iceberg_conformance.reference.values import from_json, to_json
+from iceberg_conformance.suites.api import BINARY
+from iceberg_conformance.suites.targets.reference._common import rejecting, typ
 
 
 class BinaryMixin:

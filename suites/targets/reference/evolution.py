@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.evolution import check_partition_evolution, check_schema_evolution
-from reference.partitioning import parse_partition_spec
-from reference.schema import parse_schema, read_schema
-from suites.api import EVOLUTION
-from suites.targets.reference._common import rejecting
+from iceberg_conformance.reference.evolution import check_partition_evolution, check_schema_evolution
+from iceberg_conformance.reference.partitioning import parse_partition_spec
+from iceberg_conformance.reference.schema import parse_schema, read_schema
+from iceberg_conformance.suites.api import EVOLUTION
+from iceberg_conformance.suites.targets.reference._common import rejecting
 
 
 class EvolutionMixin:

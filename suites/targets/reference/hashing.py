@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.hashing import hash_value
-from reference.values import from_json
-from suites.api import HASH
-from suites.targets.reference._common import rejecting, typ
+from iceberg_conformance.reference.hashing import hash_value
+from iceberg_conformance.reference.values import from_json
+from iceberg_conformance.suites.api import HASH
+from iceberg_conformance.suites.targets.reference._common import rejecting, typ
 
 
 class HashingMixin:

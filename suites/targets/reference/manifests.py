@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference import commit
-from reference import manifests as m
-from suites.api import COMMIT_RETRY, MANIFEST_CHECK, MANIFEST_READ, MANIFEST_WRITE, Rejected
+from iceberg_conformance.reference import commit
+from iceberg_conformance.reference import manifests as m
+from iceberg_conformance.suites.api import COMMIT_RETRY, MANIFEST_CHECK, MANIFEST_READ, MANIFEST_WRITE, Rejected
 
 
 def _raise_first(findings: list[Any]) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.metadata import check_metadata_file, errors
-from suites.api import METADATA, Rejected
+from iceberg_conformance.reference.metadata import check_metadata_file, errors
+from iceberg_conformance.suites.api import METADATA, Rejected
 
 
 class MetadataMixin:

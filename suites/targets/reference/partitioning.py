@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.partitioning import partition_spec_to_json, read_partition_spec
-from reference.schema import read_schema
-from suites.api import PARTITION_SPEC_JSON
-from suites.targets.reference._common import rejecting
+from iceberg_conformance.reference.partitioning import partition_spec_to_json, read_partition_spec
+from iceberg_conformance.reference.schema import read_schema
+from iceberg_conformance.suites.api import PARTITION_SPEC_JSON
+from iceberg_conformance.suites.targets.reference._common import rejecting
 
 
 class PartitionSpecJsonMixin:

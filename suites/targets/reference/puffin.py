@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from reference.binary import to_bytes
-from reference.puffin import BlobToWrite, deletion_vector_blob, read_form, theta_blob, write_puffin
-from reference.values import from_json
-from suites.api import PUFFIN_READ, PUFFIN_WRITE
-from suites.targets.reference._common import rejecting, typ
+from iceberg_conformance.reference.binary import to_bytes
+from iceberg_conformance.reference.puffin import BlobToWrite, deletion_vector_blob, read_form, theta_blob, write_puffin
+from iceberg_conformance.reference.values import from_json
+from iceberg_conformance.suites.api import PUFFIN_READ, PUFFIN_WRITE
+from iceberg_conformance.suites.targets.reference._common import rejecting, typ
 
 
 def _blob(spec: dict[str, Any]) -> BlobToWrite:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.scan import scan
-from suites.api import TABLE_SCAN
-from suites.targets.reference._common import rejecting
+from iceberg_conformance.reference.scan import scan
+from iceberg_conformance.suites.api import TABLE_SCAN
+from iceberg_conformance.suites.targets.reference._common import rejecting
 
 
 class TableScanMixin:

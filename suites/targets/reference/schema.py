@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.schema import read_schema, schema_to_json
-from reference.types import type_to_json
-from suites.api import SCHEMA_JSON
-from suites.targets.reference._common import rejecting, typ
+from iceberg_conformance.reference.schema import read_schema, schema_to_json
+from iceberg_conformance.reference.types import type_to_json
+from iceberg_conformance.suites.api import SCHEMA_JSON
+from iceberg_conformance.suites.targets.reference._common import rejecting, typ
 
 
 class SchemaJsonMixin:

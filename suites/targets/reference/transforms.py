@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.transforms import parse_transform
-from reference.types import type_to_json
-from reference.values import value_from_json, value_to_json
-from suites.api import TRANSFORM
-from suites.targets.reference._common import rejecting, typ
+from iceberg_conformance.reference.transforms import parse_transform
+from iceberg_conformance.reference.types import type_to_json
+from iceberg_conformance.reference.values import value_from_json, value_to_json
+from iceberg_conformance.suites.api import TRANSFORM
+from iceberg_conformance.suites.targets.reference._common import rejecting, typ
 
 
 class TransformsMixin:

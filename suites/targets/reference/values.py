@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.values import value_from_json, value_to_json
-from suites.api import VALUE_JSON
-from suites.targets.reference._common import rejecting, typ
+from iceberg_conformance.reference.values import value_from_json, value_to_json
+from iceberg_conformance.suites.api import VALUE_JSON
+from iceberg_conformance.suites.targets.reference._common import rejecting, typ
 
 
 class ValueJsonMixin:
