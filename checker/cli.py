@@ -22,7 +22,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("paths", nargs="+", metavar="PATH",
                     help="a metadata file, a table directory or a warehouse directory")
     ap.add_argument("--json", action="store_true", help="print a JSON report on stdout")
-    ap.add_argument("--fail-on", choices=("error", "warning"), default="error",
+    ap.add_argument("--fail-on", choices=("error", "warning", "info"), default="error",
                     help="lowest severity that makes the exit status 1 (default: error)")
     ap.add_argument("--quiet", action="store_true", help="no progress on stderr")
     try:
@@ -59,5 +59,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(render_text(results))
     if unreadable and len(unreadable) == len(results):
         return 2
-    levels = ("error",) if args.fail_on == "error" else ("error", "warning")
+    levels = {"error": ("error",), "warning": ("error", "warning"), "info": ("error", "warning", "info")}[args.fail_on]
     return 1 if any(f.severity in levels for r in results for f in r.findings) else 0

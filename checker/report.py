@@ -1,18 +1,91 @@
-"""Rendering checker results: human text grouped by file, and JSON."""
+"""Rendering checker results: findings grouped by cause, as text and JSON.
+
+A condition that holds for many files is one group: its rule, severity, level, the spec
+sentence, a count and a few examples (file, location, message). A root violation carries its
+consequences as counts: when a table has a finding of a root rule, findings of the rules that
+follow from it (:data:`CONSEQUENCES`) are folded into the root's group instead of being listed
+one by one.
+"""
 
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+from dataclasses import dataclass, field
 from typing import Any
 
 from iceberg_conformance.reference.findings import Finding
 
 from iceberg_conformance.checker.table import TableResult
 
+#: consequence rule -> the root rules it follows from (prefixes end in ".")
+CONSEQUENCES: dict[str, tuple[str, ...]] = {
+    # a bound that does not decode is reported by the manifest check; the data-file check, which
+    # cannot compare it with the data, says the same again
+    "data.bound-undecodable": ("manifests.bound-decode",),
+    # a data_file field without a field id is then also "missing"
+    "manifests.field-missing": ("manifests.field-id-missing",),
+    # columns of a schema that does not parse are unknown to every data file
+    "parquet.field-id-unknown": ("types.", "schema.", "metadata.shape", "metadata.type-version"),
+    # an unreadable manifest or list: what it would have listed is not there to check
+    "files.manifest-missing": ("files.manifest-list-missing",),
+}
+
+EXAMPLES = 5
+SEVERITIES = ("error", "warning", "info")
+
+
+@dataclass
+class Group:
+    """Findings of one rule and severity in one table."""
+
+    rule: str
+    severity: str
+    clause: str
+    findings: list[Finding] = field(default_factory=list)
+    consequences: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def count(self) -> int:
+        return len(self.findings)
+
+    def to_json(self) -> dict[str, Any]:
+        from iceberg_conformance.reference.rules import catalogue
+
+        rule = catalogue().get(self.rule)
+        return {"rule": self.rule, "severity": self.severity, "count": self.count,
+                "level": rule.level if rule else None, "section": rule.section if rule else self.clause,
+                "quote": rule.quote if rule else None,
+                "examples": [f.to_json() for f in self.findings[:EXAMPLES]],
+                "consequences": dict(self.consequences)}
+
+
+def _is_root(rule: str, roots: tuple[str, ...]) -> bool:
+    return any(rule.startswith(r) if r.endswith(".") else rule == r for r in roots)
+
+
+def group(findings: list[Finding]) -> list[Group]:
+    """Findings grouped by (rule, severity), consequences folded into their roots; errors first,
+    then by count."""
+    groups: dict[tuple[str, str], Group] = {}
+    for f in findings:
+        g = groups.setdefault((f.rule, f.severity), Group(f.rule, f.severity, f.clause))
+        g.findings.append(f)
+    present = {rule for rule, _sev in groups}
+    for (rule, sev), g in list(groups.items()):
+        roots = CONSEQUENCES.get(rule)
+        if not roots:
+            continue
+        root = next((r for r in sorted(present) if r != rule and _is_root(r, roots)), None)
+        if root is None:
+            continue
+        target = next(x for (r, _s), x in groups.items() if r == root)
+        target.consequences[rule] = target.consequences.get(rule, 0) + g.count
+        del groups[(rule, sev)]
+    return sorted(groups.values(), key=lambda g: (SEVERITIES.index(g.severity), -g.count, g.rule))
+
 
 def counts(findings: list[Finding]) -> dict[str, int]:
-    out = {"error": 0, "warning": 0}
+    out = {s: 0 for s in SEVERITIES}
     for f in findings:
         out[f.severity] = out.get(f.severity, 0) + 1
     return out
@@ -22,27 +95,38 @@ def to_json(results: list[TableResult]) -> dict[str, Any]:
     tables = []
     for r in results:
         tables.append({"table": r.table, "units": r.units, "seconds": round(r.seconds, 3),
-                       "counts": counts(r.findings), "findings": [f.to_json() for f in r.findings]})
+                       "counts": counts(r.findings), "groups": [g.to_json() for g in group(r.findings)],
+                       "findings": [f.to_json() for f in r.findings]})
     total = counts([f for r in results for f in r.findings])
     return {"tables": tables, "counts": total}
 
 
+def _where(f: Finding) -> str:
+    return f.file + (f" at {f.location}" if f.location else "")
+
+
 def render_text(results: list[TableResult]) -> str:
+    from iceberg_conformance.reference.rules import catalogue
+
     lines: list[str] = []
     for r in results:
         c = counts(r.findings)
-        lines.append(f"table {r.table}: {c['error']} error(s), {c['warning']} warning(s) "
+        lines.append(f"table {r.table}: {c['error']} error(s), {c['warning']} warning(s), {c['info']} info "
                      f"[{r.units} units, {r.seconds:.2f}s]")
-        by_file: dict[str, list[Finding]] = defaultdict(list)
-        for f in r.findings:
-            by_file[f.file or r.table].append(f)
-        for file in sorted(by_file):
-            fs = by_file[file]
-            fc = counts(fs)
-            lines.append(f"  {file} ({fc['error']} error(s), {fc['warning']} warning(s))")
-            for f in sorted(fs, key=lambda f: (f.severity != "error", f.location, f.rule)):
-                loc = f" at {f.location}" if f.location else ""
-                lines.append(f"    {f.severity}: [{f.rule}]{loc}: {f.message} (spec: {f.clause})")
+        for g in group(r.findings):
+            rule = catalogue().get(g.rule)
+            level = f"{rule.level}, " if rule else ""
+            section = rule.section if rule and rule.section else g.clause
+            times = f" x{g.count}" if g.count > 1 else ""
+            lines.append(f"  {g.severity}: [{g.rule}]{times} ({level}spec: {section})")
+            if rule and rule.quote:
+                lines.append(f"      > {rule.quote}")
+            for f in g.findings[:EXAMPLES]:
+                lines.append(f"      {_where(f)}: {f.message}")
+            if g.count > EXAMPLES:
+                lines.append(f"      ... and {g.count - EXAMPLES} more like these")
+            for rule_id, n in sorted(g.consequences.items()):
+                lines.append(f"      consequence: {n} [{rule_id}] finding(s) follow from this and are not listed")
     if not results:
         lines.append("no tables found")
     return "\n".join(lines)

@@ -182,26 +182,44 @@ def live_entries(doc: dict[str, Any], snap: dict[str, Any]) -> Iterator[tuple[di
                 yield mf, e, i
 
 
-def _key(df: dict[str, Any]) -> str:
-    return str(df.get("file_path"))
+def content_key(df: dict[str, Any]) -> str:
+    """The identity of a content file as the spec defines it: its ``file_path``, and for a
+    deletion vector (a blob inside a Puffin file, several of which may share one file) the path
+    with ``content_offset`` and ``content_size_in_bytes``."""
+    path = str(df.get("file_path"))
+    offset = df.get("content_offset")
+    if offset is None:
+        return path
+    return f"{path}#{offset}+{df.get('content_size_in_bytes')}"
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
 
 
 # --- planning --------------------------------------------------------------------------------
 
 def plan_units(table: str) -> list[Unit]:
     """Every unit of work for the table whose metadata file is ``table`` (a path or a
-    ``file:`` URI)."""
+    ``file:`` URI).
+
+    Every snapshot the metadata lists is planned. Work is shared across snapshots by content,
+    never by path alone: a manifest is decoded once, and checked against every *distinct*
+    manifest-list record that names it; a content file (data file, delete file, deletion
+    vector) is one unit, checked against every distinct ``data_file`` record that describes it.
+    """
     table = local_path(table) or table
     units = [Unit("metadata", table, table)]
     doc = _doc(table)
     if doc is None:
         return units
-    version = format_version(doc)
     snaps = [s for s in doc.get("snapshots") or [] if isinstance(s, dict)]
-    manifests: dict[str, dict[str, Any]] = {}
-    # per file: the entry (first seen), manifest, index, and the snapshots it is live in
+    # manifest path -> distinct record (canonical JSON) -> {record, where: [(list, index, snapshot)]}
+    manifests: dict[str, dict[str, dict[str, Any]]] = {}
+    # content key -> {"records": canonical -> context, "snapshots": [...]}
     files: dict[str, dict[str, Any]] = {}
     live_data: dict[int, dict[str, tuple[int, Any, Any, int]]] = {}
+    puffin_deletes: dict[str, list[Any]] = {}
     for snap in snaps:
         sid = snap.get("snapshot-id")
         units.append(Unit("snapshot", table, str(snap.get("manifest-list", "")), {"snapshot_id": sid}))
@@ -210,46 +228,55 @@ def plan_units(table: str) -> list[Unit]:
             entries = list(live_entries(doc, snap))
         except Exception:  # unreadable input: the snapshot and manifest units report it
             listed, entries = [], []
-        for mf in listed:
+        list_path = str(snap.get("manifest-list", ""))
+        for i, mf in enumerate(listed):
             p = str(mf.get("manifest_path"))
-            manifests.setdefault(p, mf)
+            rec = manifests.setdefault(p, {}).setdefault(_canonical(mf), {"record": mf, "where": []})
+            rec["where"].append([list_path, i, sid])
         data_here: dict[str, tuple[int, Any, Any, int]] = {}
         for mf, e, i in entries:
             df = e["data_file"]
-            k = _key(df)
-            rec = files.setdefault(k, {"entry": e, "manifest": str(mf.get("manifest_path")), "index": i,
-                                       "spec_id": mf.get("partition_spec_id", 0), "snapshots": []})
-            rec["snapshots"].append(sid)
+            k = content_key(df)
+            spec_id = mf.get("partition_spec_id", 0)
+            item = files.setdefault(k, {"records": {}, "snapshots": []})
+            item["snapshots"].append(sid)
+            item["records"].setdefault(_canonical([df, spec_id]), {
+                "entry": e, "manifest": str(mf.get("manifest_path")), "index": i, "spec_id": spec_id,
+                "occurrences": 0})["occurrences"] += 1
             if df.get("content", 0) == 0:
-                data_here[k] = (int(df.get("record_count") or 0), mf.get("partition_spec_id", 0),
-                                json.dumps(df.get("partition") or {}, sort_keys=True),
-                                int(e.get("sequence_number") or 0))
+                data_here[str(df.get("file_path"))] = (
+                    int(df.get("record_count") or 0), spec_id, _canonical(df.get("partition") or {}),
+                    int(e.get("sequence_number") or 0))
+            elif df.get("content_offset") is not None:
+                puffin_deletes.setdefault(str(df.get("file_path")), []).append(sid)
         if isinstance(sid, int):
             live_data[sid] = data_here
-    for p, mf in manifests.items():
-        units.append(Unit("manifest", table, p, {"manifest_file": mf}))
-    for k, rec in files.items():
-        df = rec["entry"]["data_file"]
+    for p, records in manifests.items():
+        units.append(Unit("manifest", table, p, {"records": list(records.values())}))
+    for p in puffin_deletes:
+        units.append(Unit("puffin", table, p, {}))
+    for k, item in files.items():
+        records = list(item["records"].values())
+        first = records[0]
+        df = first["entry"]["data_file"]
         content = df.get("content", 0)
-        ctx: dict[str, Any] = {"entry": rec["entry"], "manifest": rec["manifest"], "index": rec["index"],
-                               "spec_id": rec["spec_id"], "snapshots": rec["snapshots"]}
+        ctx: dict[str, Any] = {"records": records, "snapshots": item["snapshots"]}
         if content == 0:
-            units.append(Unit("data-file", table, k, ctx))
+            units.append(Unit("data-file", table, str(df.get("file_path")), ctx))
             continue
         # deletes: the data files they may refer to, with record counts
         targets: dict[str, int] = {}
-        part = json.dumps(df.get("partition") or {}, sort_keys=True)
+        part = _canonical(df.get("partition") or {})
         ref = df.get("referenced_data_file")
-        for sid in rec["snapshots"]:
+        for sid in item["snapshots"]:
             for path, (count, spec_id, dpart, _seq) in live_data.get(sid, {}).items():
                 if ref is not None:
                     if path == ref:
                         targets[path] = count
-                elif content == 1 and spec_id == rec["spec_id"] and dpart == part:
+                elif content == 1 and spec_id == first["spec_id"] and dpart == part:
                     targets[path] = count
         ctx["targets"] = targets
-        units.append(Unit("delete-file", table, k, ctx))
-    del version
+        units.append(Unit("delete-file", table, str(df.get("file_path")), ctx))
     return units
 
 
@@ -259,7 +286,7 @@ def run_unit(unit: Unit) -> list[Finding]:
     """The findings of one unit (pure: reads files, writes nothing)."""
     runners: dict[str, Callable[[Unit], list[Finding]]] = {
         "metadata": _run_metadata, "snapshot": _run_snapshot, "manifest": _run_manifest,
-        "data-file": _run_file, "delete-file": _run_file,
+        "data-file": _run_file, "delete-file": _run_file, "puffin": _run_puffin,
     }
     try:
         return runners[unit.kind](unit)
@@ -362,11 +389,11 @@ def _run_snapshot(unit: Unit) -> list[Finding]:
               "total-position-deletes": 0, "total-equality-deletes": 0}
     for mf, e, i in live_entries(doc, snap):
         df = e["data_file"]
-        k = _key(df)
+        k = content_key(df)
         where = f"{mf.get('manifest_path')} entries[{i}]"
         content = df.get("content", 0)
         if k in seen:
-            out.append(Finding("snapshot.duplicate-file", f"{k} is live twice in snapshot {sid} "
+            out.append(Finding("snapshot.duplicate-file", f"{_describe_key(k)} is live twice in snapshot {sid} "
                                f"({seen[k]} and {where})", CLAUSE_SCAN, file, loc))
         seen[k] = where
         rc = int(df.get("record_count") or 0)
@@ -392,7 +419,18 @@ def _run_snapshot(unit: Unit) -> list[Finding]:
     return out
 
 
+def _describe_key(key: str) -> str:
+    if "#" in key:
+        path, rest = key.rsplit("#", 1)
+        offset, size = rest.split("+", 1)
+        return f"the deletion vector at content_offset {offset} (content_size_in_bytes {size}) of {path}"
+    return key
+
+
 def _run_manifest(unit: Unit) -> list[Finding]:
+    """The manifest, decoded once per distinct manifest-list record naming it; findings about a
+    record's agreement with the manifest (counts, summaries, inherited values) are reported
+    against the manifest list that holds the record."""
     from iceberg_conformance.reference.manifests import ManifestContext, check_manifest
     from iceberg_conformance.reference.metadata import current_schema, spec_by_id
 
@@ -404,20 +442,51 @@ def _run_manifest(unit: Unit) -> list[Finding]:
         return [_unavailable(unit.path, "", "not a local path")]
     if not os.path.isfile(local):
         return []  # reported by the snapshot unit
-    mf = unit.context.get("manifest_file") or {}
-    spec = spec_by_id(doc).get(int(mf.get("partition_spec_id") or 0))
-    ctx = ManifestContext(format_version(doc), current_schema(doc), spec,
-                          mf if "manifest_length" in mf else None)
-    return check_manifest(local, ctx)
+    out: list[Finding] = []
+    for rec in unit.context.get("records") or [{"record": {}, "where": []}]:
+        mf = rec["record"]
+        spec = spec_by_id(doc).get(int(mf.get("partition_spec_id") or 0))
+        ctx = ManifestContext(format_version(doc), current_schema(doc), spec,
+                              mf if "manifest_length" in mf else None)
+        where = rec.get("where") or []
+        for f in check_manifest(local, ctx):
+            if where and f.location.startswith(RECORD_LOCATION):
+                list_path, index, sid = where[0]
+                also = f" (the same record is listed by {len(where) - 1} more snapshot(s))" if len(where) > 1 else ""
+                f = Finding(f.rule, f"{f.message} [manifest {unit.path}, listed by snapshot {sid}]{also}",
+                            f.clause, local_path(list_path) or list_path,
+                            f"manifests[{index}]" + f.location[len(RECORD_LOCATION):], f.severity)
+            out.append(f)
+    return out
+
+
+RECORD_LOCATION = "manifest_list_entry"
 
 
 def _run_file(unit: Unit) -> list[Finding]:
+    """A content file, checked against every distinct ``data_file`` record describing it."""
     from iceberg_conformance.checker.datafiles import check_file
 
     doc = _doc(unit.table)
     if doc is None:
         return []
-    return check_file(doc, unit)
+    out: list[Finding] = []
+    for rec in unit.context.get("records") or []:
+        ctx = dict(rec)
+        ctx["targets"] = unit.context.get("targets") or {}
+        ctx["snapshots"] = unit.context.get("snapshots") or []
+        out.extend(check_file(doc, Unit(unit.kind, unit.table, unit.path, ctx)))
+    return out
+
+
+def _run_puffin(unit: Unit) -> list[Finding]:
+    """A Puffin file holding deletion vectors, as a whole: footer and every blob."""
+    from iceberg_conformance.reference.puffin import validate_puffin
+
+    local = local_path(unit.path)
+    if local is None or not os.path.isfile(local):
+        return []  # reported by the delete-file units
+    return validate_puffin(local)
 
 
 # --- whole tables ----------------------------------------------------------------------------

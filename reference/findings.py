@@ -12,14 +12,16 @@ from typing import Any, Literal
 
 from .errors import SpecViolation
 
-Severity = Literal["error", "warning"]
+Severity = Literal["error", "warning", "info"]
 
 
 @dataclass(frozen=True)
 class Finding:
     """One violation: ``rule`` is a stable id (``metadata.current-schema-exists``), ``clause``
     the spec section, ``file`` the artifact, ``location`` a JSON path, record index or byte
-    offset inside it. ``warning`` is for what the spec recommends but does not require."""
+    offset inside it. The severity follows the rule's normative level in the catalogue
+    (:mod:`reference.rules`: MUST -> error, SHOULD -> warning, MAY/informative -> info); the
+    ``severity`` given is used only for a rule the catalogue does not list."""
 
     rule: str
     message: str
@@ -27,6 +29,11 @@ class Finding:
     file: str = ""
     location: str = ""
     severity: Severity = "error"
+
+    def __post_init__(self) -> None:
+        from .rules import severity_of
+
+        object.__setattr__(self, "severity", severity_of(self.rule, self.severity))
 
     def __str__(self) -> str:
         where = ":".join(p for p in (self.file, self.location) if p)

@@ -40,7 +40,7 @@ from .avro import (
 from .errors import SpecViolation
 from .findings import Finding
 from .types import (
-    BinaryType, BooleanType, DateType, DoubleType, FloatType, IcebergType, IntegerType, ListType,
+    BinaryType, BooleanType, DateType, DecimalType, DoubleType, FloatType, IcebergType, IntegerType, ListType,
     LongType, MapType, NestedField, StringType, StructType, UUIDType, parse_type,
 )
 from .values import value_from_json, value_to_json
@@ -476,7 +476,7 @@ def _compare_key(t: IcebergType, v: Any) -> Any:
 
 
 def _check_bounds(df: dict[str, Any], schema: StructType | None, path: str, loc: str) -> list[Finding]:
-    from .binary import bound_from_bytes
+    from .binary import bound_from_bytes, is_minimal_decimal
 
     out: list[Finding] = []
     lower, upper = df.get("lower_bounds") or {}, df.get("upper_bounds") or {}
@@ -494,6 +494,10 @@ def _check_bounds(df: dict[str, Any], schema: StructType | None, path: str, loc:
                 out.append(_finding("manifests.bound-decode", f"{which} bound of column {key} ({column.field_type}): "
                                     f"{e.detail}", CLAUSE_BOUNDS, path, f"{loc}.{which}_bounds[{key}]"))
                 continue
+            if isinstance(column.field_type, DecimalType) and not is_minimal_decimal(bytes.fromhex(hexv)):
+                out.append(_finding("manifests.bound-decimal-minimal", f"{which} bound of column {key} "
+                                    f"({column.field_type}) is {hexv}: not the minimum number of bytes for its value",
+                                    CLAUSE_BOUNDS, path, f"{loc}.{which}_bounds[{key}]"))
             if isinstance(value, float) and math.isnan(value):
                 out.append(_finding("manifests.bound-nan", f"{which} bound of column {key} is NaN", CLAUSE_BOUNDS,
                                     path, f"{loc}.{which}_bounds[{key}]"))
@@ -640,11 +644,50 @@ def _partition_values(entries: list[dict[str, Any]], ptype: StructType) -> list[
     return cols
 
 
+def _check_inherited(entries: list[dict[str, Any]], mf: dict[str, Any], version: int, path: str) -> list[Finding]:
+    """Explicit values of entries against the manifest-list record they would inherit from:
+    the snapshot id of ADDED and DELETED entries is the snapshot that added the manifest; an
+    explicit file sequence number of an ADDED entry is the manifest's sequence number; no
+    sequence number exceeds the manifest's, and a data sequence number never exceeds the file
+    sequence number."""
+    out: list[Finding] = []
+    added_by = mf.get("added_snapshot_id")
+    mseq = mf.get("sequence_number") if version >= 2 else None
+    for i, e in enumerate(entries):
+        loc = f"entries[{i}]"
+        status = e.get("status")
+        sid = e.get("snapshot_id")
+        if status in (1, 2) and isinstance(sid, int) and isinstance(added_by, int) and sid != added_by:
+            out.append(_finding("manifests.entry-snapshot-id", f"{STATUS[status]} entry has snapshot_id {sid}, but "
+                                f"its manifest was added by snapshot {added_by} (the manifest list's "
+                                "added_snapshot_id)", CLAUSE_ENTRIES, path, loc))
+        if not isinstance(mseq, int):
+            continue
+        seq, fseq = e.get("sequence_number"), e.get("file_sequence_number")
+        inherited_seq = seq if seq is not None else (mseq if status == 1 else None)
+        inherited_fseq = fseq if fseq is not None else (mseq if status == 1 else None)
+        if status == 1 and isinstance(fseq, int) and fseq != mseq:
+            out.append(_finding("manifests.entry-file-sequence-number", f"ADDED entry has file_sequence_number "
+                                f"{fseq}; the file was added with its manifest, whose sequence_number is {mseq}",
+                                CLAUSE_SEQ, path, loc))
+        elif isinstance(fseq, int) and fseq > mseq:
+            out.append(_finding("manifests.entry-file-sequence-number", f"file_sequence_number {fseq} is greater "
+                                f"than the sequence_number {mseq} of the manifest holding the entry",
+                                CLAUSE_SEQ, path, loc))
+        if isinstance(inherited_seq, int) and (inherited_seq > mseq or (
+                isinstance(inherited_fseq, int) and inherited_seq > inherited_fseq)):
+            out.append(_finding("manifests.entry-sequence-number", f"data sequence number {inherited_seq} is greater "
+                                f"than the file sequence number {inherited_fseq} or the manifest's sequence_number "
+                                f"{mseq}: a file's data cannot be newer than the commit that added it",
+                                CLAUSE_SEQ, path, loc))
+    return out
+
+
 def check_against_list_entry(entries: list[dict[str, Any]], mf: dict[str, Any], ptype: StructType, version: int,
                              meta: dict[str, str], path: str) -> list[Finding]:
     """Counts, content, spec id and partition summaries of a manifest-list entry against the
     entries of the manifest it names."""
-    from .binary import from_bytes
+    from .binary import from_bytes, is_minimal_decimal
 
     out: list[Finding] = []
     loc = "manifest_list_entry"
@@ -659,6 +702,7 @@ def check_against_list_entry(entries: list[dict[str, Any]], mf: dict[str, Any], 
         if mf.get(rows_key) is not None and mf[rows_key] != n_rows:
             out.append(_finding("manifests.list-counts", f"{rows_key} is {mf[rows_key]}, the manifest's "
                                 f"{STATUS[status]} entries hold {n_rows} rows", CLAUSE_LIST, path, loc))
+    out.extend(_check_inherited(entries, mf, version, path))
     if version >= 2:
         want = {"data": 0, "deletes": 1}.get(meta.get("content", ""))
         if want is not None and mf.get("content") is not None and mf["content"] != want:
@@ -711,6 +755,9 @@ def check_against_list_entry(entries: list[dict[str, Any]], mf: dict[str, Any], 
                 out.append(_finding("manifests.bound-decode", f"field {f.name}: {which}: {e.detail}", CLAUSE_LIST,
                                     path, sloc))
                 continue
+            if isinstance(f.field_type, DecimalType) and not is_minimal_decimal(bytes.fromhex(hexv)):
+                out.append(_finding("manifests.bound-decimal-minimal", f"field {f.name}: {which} {hexv} is not the "
+                                    "minimum number of bytes for its value", CLAUSE_LIST, path, sloc))
             if not real:
                 continue
             k = [_compare_key(f.field_type, v) for v in real]

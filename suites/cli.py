@@ -4,7 +4,12 @@
   suites against the targets and writes the target x area matrix (``matrix.html``,
   ``matrix.md``, ``matrix.json``) and a JUnit file into DIR. Exit code: pytest's (0 all
   passed, 1 failures; "no tests ran" is turned into 1 so a CI gate cannot pass on nothing).
-* ``iceberg-conformance check PATH ...`` checks tables on disk (see ``checker``).
+* ``iceberg-conformance check PATH ... [OPTIONS]`` checks tables on disk; it takes every option
+  of ``iceberg-conformance-check`` (``--json``, ``--fail-on``, ``--quiet``).
+* ``iceberg-conformance rules [--json] [--area A]`` lists every rule the checker reports: id,
+  severity, normative level, spec section and sentence, and the damage cases that break it.
+* ``iceberg-conformance damage TABLE OUT [--rule R] [--check]`` writes single-violation copies
+  of a valid table and, with ``--check``, runs the checker on each (recall per area).
 * ``iceberg-conformance export DIR`` writes the vectors and an ``index.json`` of every case,
   for implementations that consume the vectors with their own test runner.
 """
@@ -47,7 +52,31 @@ def _check(args: argparse.Namespace, passthrough: list[str]) -> int:
     except ImportError as e:  # pragma: no cover - the checker ships with the kit
         print(f"iceberg-conformance check: the table checker is not available: {e}", file=sys.stderr)
         return 2
-    return int(check_main(args.paths + passthrough))
+    return int(check_main(args.args + passthrough))
+
+
+def _damage(args: argparse.Namespace, passthrough: list[str]) -> int:
+    from iceberg_conformance.checker.damage import main as damage_main
+
+    return int(damage_main(args.args + passthrough))
+
+
+def _rules(args: argparse.Namespace, passthrough: list[str]) -> int:
+    from iceberg_conformance.checker.damage import DAMAGES
+    from iceberg_conformance.reference.rules import catalogue, spec_revision
+
+    damaged = {d.rule for d in DAMAGES}
+    rules = [r for r in catalogue().values() if not args.area or r.area in args.area]
+    if args.json:
+        print(json.dumps({"spec_revision": spec_revision(),
+                          "rules": [dict(r.to_json(), damage_case=r.id in damaged) for r in rules]},
+                         indent=2, ensure_ascii=False))
+        return 0
+    for r in rules:
+        print(f"{r.id}  [{r.severity}; {r.level}; {r.area}]{'  (damage case)' if r.id in damaged else ''}")
+        print(f"    {r.section}: {r.quote if r.quote else '(no sentence) ' + (r.note or r.summary)}")
+    print(f"{len(rules)} rules; spec revision {spec_revision()}")
+    return 0
 
 
 def _export(args: argparse.Namespace, passthrough: list[str]) -> int:
@@ -87,9 +116,20 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--report", default="report", help="report directory (default: report/)")
     run.add_argument("--spark", action="store_true", help="also run the Spark lane (golden tables)")
     run.set_defaults(func=_run)
-    check = sub.add_parser("check", help="check Iceberg tables on disk against the spec")
-    check.add_argument("paths", nargs="+", help="metadata file, table directory or warehouse")
+    check = sub.add_parser("check", add_help=False,
+                           help="check Iceberg tables on disk against the spec (options: check --help)")
+    check.add_argument("args", nargs=argparse.REMAINDER, help="what iceberg-conformance-check takes")
     check.set_defaults(func=_check)
+    rules = sub.add_parser("rules", help="list every rule: id, severity, level, spec section and sentence")
+    rules.add_argument("--json", action="store_true", help="JSON on stdout")
+    rules.add_argument("--area", action="append", default=[],
+                       help="only rules of this area (metadata, manifest-list, manifest, data-file, delete-file, "
+                            "puffin, values, kit)")
+    rules.set_defaults(func=_rules)
+    damage = sub.add_parser("damage", add_help=False,
+                            help="write single-violation copies of a valid table (options: damage --help)")
+    damage.add_argument("args", nargs=argparse.REMAINDER, help="TABLE OUT [--rule R] [--seed N] [--check]")
+    damage.set_defaults(func=_damage)
     export = sub.add_parser("export", help="write the vectors and an index of every case")
     export.add_argument("out", help="output directory (must be empty or absent)")
     export.set_defaults(func=_export)

@@ -483,9 +483,11 @@ def test_deletion_vector_cardinality_disagrees(tmp_path: Path) -> None:
 def test_unit_of_unknown_file_reports_finding(tmp_path: Path) -> None:
     md = _write(tmp_path, 2)
     unit = Unit("data-file", md, str(tmp_path / "nowhere.parquet"),
-                {"entry": {"data_file": {"file_path": str(tmp_path / "nowhere.parquet"), "file_format": "PARQUET",
-                                         "record_count": 1, "file_size_in_bytes": 1}},
-                 "manifest": "m.avro", "index": 0, "spec_id": 0, "snapshots": []})
+                {"records": [{"entry": {"data_file": {"file_path": str(tmp_path / "nowhere.parquet"),
+                                                      "file_format": "PARQUET", "record_count": 1,
+                                                      "file_size_in_bytes": 1}},
+                              "manifest": "m.avro", "index": 0, "spec_id": 0, "occurrences": 1}],
+                 "snapshots": []})
     assert [f.rule for f in run_unit(unit)] == ["files.missing"]
 
 

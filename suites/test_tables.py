@@ -201,7 +201,103 @@ def test_golden_table_has_its_features(golden_dir: Path, table: str) -> None:
         problems.append("no snapshot was expired")
     if "copy-on-write" in features and any(f.get("content", 0) != 0 for f in files):
         problems.append("copy-on-write table has delete files")
+    if features & _LAYOUT_FEATURES:
+        problems += _layout_problems(md, features)
     assert not problems, f"{table}: " + "; ".join(problems)
+
+
+# Layout claims, checked by reading manifest lists and manifests with the kit's reference
+# readers (entries as decoded there: status 0 EXISTING, 1 ADDED, 2 DELETED).
+_LAYOUT_FEATURES = {"multi-dv-puffin", "existing-entries", "deleted-entries", "shared-manifests",
+                    "multi-file-position-deletes"}
+
+
+def _local(p: str) -> str:
+    return p.removeprefix("file:").replace("///", "/", 1) if p.startswith("file:") else p
+
+
+def _snapshot_manifests(md: dict[str, Any]) -> dict[int, list[tuple[dict[str, Any], list[dict[str, Any]]]]]:
+    """snapshot id -> [(manifest-list entry, that manifest's decoded entries)] via ``reference.manifests``."""
+    from iceberg_conformance.reference.manifests import read_manifest, read_manifest_list
+
+    version = md["format-version"]
+    cache: dict[str, list[dict[str, Any]]] = {}
+    out = {}
+    for snap in md.get("snapshots", []):
+        listed, findings = read_manifest_list(_local(snap["manifest-list"]), version)
+        assert listed or not findings, f"{snap['manifest-list']}: {findings[:3]}"
+        pairs = []
+        for mf in listed:
+            path = mf["manifest_path"]
+            if path not in cache:
+                cache[path], findings = read_manifest(_local(path), version)
+                assert cache[path] or not findings, f"{path}: {findings[:3]}"
+            pairs.append((mf, cache[path]))
+        out[snap["snapshot-id"]] = pairs
+    return out
+
+
+def _layout_problems(md: dict[str, Any], features: set[str]) -> list[str]:
+    snaps = _snapshot_manifests(md)
+    entries = [e for pairs in snaps.values() for _, es in pairs for e in es]
+    problems = []
+    if "existing-entries" in features and not any(e["status"] == 0 for e in entries):
+        problems.append("no manifest entry with status EXISTING")
+    if "deleted-entries" in features and not any(e["status"] == 2 for e in entries):
+        problems.append("no manifest entry with status DELETED")
+    if "shared-manifests" in features:
+        listed_by: dict[str, set[int]] = {}
+        for sid, pairs in snaps.items():
+            for mf, _ in pairs:
+                listed_by.setdefault(mf["manifest_path"], set()).add(sid)
+        if not any(len(s) >= 2 for s in listed_by.values()):
+            problems.append("no manifest is listed by two snapshots' manifest lists")
+    if "multi-dv-puffin" in features:
+        problems += _multi_dv_problems(snaps)
+    if "multi-file-position-deletes" in features:
+        import pyarrow.parquet as pq
+
+        delete_files = {e["data_file"]["file_path"] for e in entries
+                        if e["data_file"].get("content", 0) == 1 and e["data_file"].get("referenced_data_file") is None
+                        and str(e["data_file"]["file_path"]).endswith(".parquet")}
+        if not any(len(set(pq.read_table(_local(p), columns=["file_path"]).column(0).to_pylist())) >= 2
+                   for p in delete_files):
+            problems.append("no position delete file names two or more data files")
+    return problems
+
+
+def _multi_dv_problems(snaps: dict[int, list[tuple[dict[str, Any], list[dict[str, Any]]]]]) -> list[str]:
+    """Some snapshot has >= 2 live DV entries with one Puffin path and distinct content_offset, and
+    each such entry's (content_offset, content_size_in_bytes) is a deletion-vector-v1 blob of that
+    file whose referenced-data-file and cardinality match the entry."""
+    from iceberg_conformance.reference.puffin import read_puffin
+
+    found = False
+    problems = []
+    for sid, pairs in snaps.items():
+        by_path: dict[str, list[dict[str, Any]]] = {}
+        for _, es in pairs:
+            for e in es:
+                df = e["data_file"]
+                if e["status"] != 2 and df.get("content", 0) == 1 and df.get("content_offset") is not None:
+                    by_path.setdefault(df["file_path"], []).append(df)
+        for path, dvs in by_path.items():
+            if len(dvs) < 2 or len({d["content_offset"] for d in dvs}) != len(dvs):
+                continue
+            found = True
+            blobs = {(b.offset, b.length): b for b in read_puffin(_local(path)).metadata.blobs}
+            for d in dvs:
+                b = blobs.get((d["content_offset"], d["content_size_in_bytes"]))
+                if b is None or b.type != "deletion-vector-v1":
+                    problems.append(f"snapshot {sid}: {path} has no deletion-vector-v1 blob at "
+                                    f"offset {d['content_offset']} length {d['content_size_in_bytes']}")
+                elif (b.properties.get("referenced-data-file") != d["referenced_data_file"]
+                      or b.properties.get("cardinality") != str(d["record_count"])):
+                    problems.append(f"snapshot {sid}: {path} blob at {b.offset} is {b.properties}, the manifest "
+                                    f"entry says {d['referenced_data_file']} with {d['record_count']} rows")
+    if not found:
+        problems.append("no snapshot has two live deletion vectors in one Puffin file")
+    return problems
 
 
 # --- the table checker on the golden tables ----------------------------------------------

@@ -292,3 +292,66 @@ def v2_expired_snapshots(t: TableWriter) -> None:
         t.expect(f"append {i}", rows)
     t.sql(f"CALL {t.catalog}.system.expire_snapshots(table => '{t.namespace}.{t.spec.name}', "
           "older_than => TIMESTAMP '2999-01-01 00:00:00', retain_last => 1)")
+
+
+# --- layouts real writers produce that trip table checkers ----------------------------------
+# Several data files over three identity partitions and two appends; manifests merged on every
+# commit (min-count-to-merge 2), so earlier data files turn EXISTING in the merged manifest and
+# a commit that adds no manifest of a content re-lists the previous snapshot's manifest; then
+# merge-on-read DELETEs whose one task writes the deletes of many data files into one file
+# (v3: one Puffin file holding several deletion vectors; v2: partition-scoped position delete
+# files naming several data files), a second DELETE over some of the same data files (v3: the
+# earlier DVs are replaced, DELETED entries), an UPDATE, and table statistics.
+
+_MERGE_PROPS = {"commit.manifest-merge.enabled": "true", "commit.manifest.min-count-to-merge": "2",
+                "write.delete.mode": "merge-on-read", "write.update.mode": "merge-on-read",
+                "write.merge.mode": "merge-on-read", "write.distribution-mode": "none",
+                "write.delete.distribution-mode": "none", "write.update.distribution-mode": "none",
+                "write.spark.fanout.enabled": "true",
+                # no split by parallelism: a statement's scan is one task, so one writer takes
+                # the deletes of every data file (one Puffin file / one delete file per partition)
+                "read.split.adaptive-size.enabled": "false"}
+
+
+def _grouped(ids: range) -> list[Row]:
+    return [{"id": i, "grp": "abc"[i % 3], "name": f"n{i}", "score": i * 10} for i in ids]
+
+
+def _multi_file_deletes(t: TableWriter, extra: dict[str, str]) -> None:
+    t.create([("id", "int"), ("grp", "string"), ("name", "string"), ("score", "int")],
+             partitioned_by="grp", properties={**_MERGE_PROPS, **extra})
+    rows = _grouped(range(1, 13))                 # 3 data files (one per grp)
+    t.insert(rows)
+    t.expect("append 1..12", rows)
+    more = _grouped(range(13, 25))                # 3 more; the two manifests merge (3 EXISTING + 3 ADDED)
+    t.insert(more)
+    rows = rows + more
+    t.expect("append 13..24", rows)
+    t.sql("DELETE FROM {t} WHERE id % 4 = 1")     # rows in all 6 data files
+    rows = [r for r in rows if r["id"] % 4 != 1]
+    t.expect("delete id % 4 = 1", rows)
+    t.sql("DELETE FROM {t} WHERE id IN (2, 6, 15)")   # files already holding deletes
+    rows = [r for r in rows if r["id"] not in (2, 6, 15)]
+    t.expect("delete ids 2, 6, 15", rows)
+    t.sql("UPDATE {t} SET score = score + 1 WHERE id IN (3, 4, 20)")
+    rows = [dict(r, score=r["score"] + 1) if r["id"] in (3, 4, 20) else r for r in rows]
+    t.expect("update ids 3, 4, 20", rows)
+    t.sql(f"CALL {t.catalog}.system.compute_table_stats(table => '{t.namespace}.{t.spec.name}')")
+
+
+@golden_table(name="v3_multi_dv", format_version=3,
+              features=("v3", "merge-on-read", "deletion-vectors", "puffin", "delete", "update", "theta-sketch",
+                        "multi-dv-puffin", "existing-entries", "deleted-entries", "shared-manifests"),
+              description="v3 table: one Puffin file holding the DVs of several data files, DVs replaced by a "
+                          "second DELETE, UPDATE, manifests merged on commit, table statistics")
+def v3_multi_dv(t: TableWriter) -> None:
+    _multi_file_deletes(t, {})
+
+
+@golden_table(name="v2_multi_position_deletes", format_version=2,
+              features=("v2", "merge-on-read", "position-deletes", "delete", "update", "theta-sketch",
+                        "multi-file-position-deletes", "existing-entries", "shared-manifests"),
+              description="v2 table: partition-scoped position delete files naming several data files, "
+                          "DELETE twice, UPDATE, manifests merged on commit, table statistics")
+def v2_multi_position_deletes(t: TableWriter) -> None:
+    _multi_file_deletes(t, {"write.delete.granularity": "partition"})

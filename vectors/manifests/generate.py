@@ -134,7 +134,7 @@ def manifests() -> dict[str, dict[str, Any]]:
                                                 3, 1024, split_offsets=[4, 400], sort_order_id=0, **METRICS)),
         entry(v, 0, 2001, 1, 1, data_file(v, f"{W}/data/00001-0.parquet", part(v, "2017-11-15", "def", "-0.01"),
                                           5, 2048, key_metadata="00ff")),
-        entry(v, 2, 2002, 1, 1, data_file(v, f"{W}/data/00002-0.parquet", part(v, "1969-12-31", None, None),
+        entry(v, 2, 2003, 1, 1, data_file(v, f"{W}/data/00002-0.parquet", part(v, "1969-12-31", None, None),
                                           7, 4096)),
     ]}
     out["v2-deletes"] = {"format_version": 2, "metadata": header(2, "deletes", SPEC), "entries": [
