@@ -26,3 +26,8 @@ fi
 
 python -m pytest suites -p no:cacheprovider --target java \
     --junitxml=report/spark-junit.xml --conformance-report report/java "$@"
+
+# the checker's mutation self-test over the golden tables: recall per area
+if [ -f report/java/damage-recall.md ]; then
+    cat report/java/damage-recall.md
+fi

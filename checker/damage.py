@@ -225,7 +225,13 @@ def _renamed(path: str) -> str:
 
 
 def _recount(rec: dict[str, Any], entries: list[dict[str, Any]]) -> None:
-    """File and row counts of a manifest-list record from its manifest's entries."""
+    """File and row counts, and the smallest live data sequence number, of a manifest-list
+    record from its manifest's entries."""
+    if rec.get("min_sequence_number") is not None:
+        seqs = [int(e["sequence_number"]) if e.get("sequence_number") is not None else int(rec["sequence_number"])
+                for e in entries if e.get("status") in (0, 1)]
+        if seqs:  # lowered where an entry's sequence number went below it, never raised
+            rec["min_sequence_number"] = min([int(rec["min_sequence_number"])] + seqs)
     for status, files_key, rows_key in ((1, "added_files_count", "added_rows_count"),
                                         (0, "existing_files_count", "existing_rows_count"),
                                         (2, "deleted_files_count", "deleted_rows_count")):
@@ -582,6 +588,47 @@ def _partition_summary(o: Overlay, rng: random.Random) -> str | None:
             f"{ft}, below the entries' values")
 
 
+@damage("snapshot.manifest-first-row-id", "manifest-list",
+        "a data manifest without first_row_id in a snapshot that assigns row ids")
+def _first_row_id_null(o: Overlay, rng: random.Random) -> str | None:
+    if o.version < 3:
+        return None
+    c = _pick_list_record(o, rng, lambda s, r: isinstance(s.get("first-row-id"), int)
+                          and r.get("first_row_id") is not None and int(r.get("content") or 0) == 0)
+    if c is None:
+        return None
+    snap, lst, i, rec = c
+    rec["first_row_id"] = None
+    o.touch_list(lst)
+    return f"snapshot {snap['snapshot-id']}: manifests[{i}].first_row_id set to null"
+
+
+@damage("snapshot.manifest-first-row-id-range", "manifest-list",
+        "a manifest's first_row_id overlaps the row ids another manifest of the snapshot assigns")
+def _first_row_id_overlap(o: Overlay, rng: random.Random) -> str | None:
+    if o.version < 3:
+        return None
+    cands = []
+    for snap in o.snapshots():
+        lst = o.manifest_list(snap)
+        first = snap.get("first-row-id")
+        if lst is None or not isinstance(first, int):
+            continue
+        mine = [r for r in lst.records if int(r.get("content") or 0) == 0 and isinstance(r.get("first_row_id"), int)
+                and r["first_row_id"] >= first and int(r.get("added_rows_count") or 0) > 0]
+        if mine:
+            cands.append((snap, str(snap["manifest-list"]), mine))
+    c = _pick(rng, cands)
+    if c is None:
+        return None
+    snap, lst, mine = c
+    rec = max(mine, key=lambda r: int(r["first_row_id"]))
+    # one past the end of the snapshot's range: the rows it assigns cannot fit
+    rec["first_row_id"] = int(snap["first-row-id"]) + int(snap.get("added-rows") or 0)
+    o.touch_list(lst)
+    return f"snapshot {snap['snapshot-id']}: a manifest's first_row_id moved past first-row-id + added-rows"
+
+
 # manifests ---------------------------------------------------------------------------------------
 
 def _pick_entry(o: Overlay, rng: random.Random, cands: list[tuple[str, int, dict[str, Any]]]
@@ -698,7 +745,8 @@ def _size(o: Overlay, rng: random.Random) -> str | None:
     return _bump(o, rng, _data_entries(o), "file_size_in_bytes")
 
 
-@damage("data.record-count", "data-file", "record_count differs from the rows in the file")
+@damage("data.record-count", "data-file", "record_count differs from the rows in the file",
+        also=("snapshot.manifest-first-row-id-range",))  # v3: the manifest now assigns more row ids
 def _record_count(o: Overlay, rng: random.Random) -> str | None:
     targets = _dv_targets(o)
     return _bump(o, rng, _data_entries(o, where=lambda e: e["data_file"]["file_path"] not in targets), "record_count")
@@ -907,7 +955,8 @@ def _field_id(o: Overlay, rng: random.Random) -> str | None:
     return f"{os.path.basename(p)}: data_file.record_count has no field-id"
 
 
-@damage("snapshot.duplicate-file", "manifest", "a data file is live twice in a snapshot")
+@damage("snapshot.duplicate-file", "manifest", "a data file is live twice in a snapshot",
+        also=("snapshot.manifest-first-row-id-range",))  # v3: the manifest now assigns more row ids
 def _duplicate(o: Overlay, rng: random.Random) -> str | None:
     targets = _dv_targets(o)
     c = _pick_entry(o, rng, _data_entries(o, where=lambda e: e["data_file"]["file_path"] not in targets))
@@ -980,6 +1029,129 @@ def _puffin_magic(o: Overlay, rng: random.Random) -> str | None:
     data[-1] ^= 0xFF
     o.copy_file(path, bytes(data))
     return f"{os.path.basename(path)}: last byte of the footer magic flipped"
+
+
+def _position_delete_files(o: Overlay) -> list[tuple[str, int, dict[str, Any]]]:
+    return _data_entries(o, content=1, where=lambda e: not _is_dv(e)
+                         and str(e["data_file"].get("file_format")).upper() == "PARQUET")
+
+
+def _rewrite_positions(o: Overlay, rng: random.Random, change: Callable[[list[str], list[int]], str | None]
+                       ) -> str | None:
+    """Rewrite the ``pos`` column of a position-delete file (its schema, field ids and other
+    columns kept) and re-stamp the entry's ``pos`` bounds and file size."""
+    import io
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    c = _pick(rng, _position_delete_files(o))
+    if c is None:
+        return None
+    _p, _i, e = c
+    df = e["data_file"]
+    path = str(df["file_path"])
+    table = pq.read_table(local_path(path) or path)
+    if "pos" not in table.column_names or "file_path" not in table.column_names:
+        return None
+    positions = table.column("pos").to_pylist()
+    paths = table.column("file_path").to_pylist()
+    what = change(paths, positions)
+    if what is None:
+        return None
+    for name, values, typ in (("pos", positions, pa.int64()), ("file_path", paths, pa.string())):
+        idx = table.column_names.index(name)
+        table = table.set_column(idx, table.schema.field(idx), pa.array(values, typ))
+    buf = io.BytesIO()
+    pq.write_table(table, buf)
+    o.copy_file(path, buf.getvalue())
+    for _m, _j, other in o.entries():
+        for item in (other["data_file"].get("upper_bounds") or []) if other["data_file"]["file_path"] == path else []:
+            if int(item["key"]) == 2147483545:
+                item["value"] = struct.pack("<q", max(positions))
+        for item in (other["data_file"].get("lower_bounds") or []) if other["data_file"]["file_path"] == path else []:
+            if int(item["key"]) == 2147483545:
+                item["value"] = struct.pack("<q", min(positions))
+    return f"{os.path.basename(path)}: {what}"
+
+
+@damage("deletes.position-out-of-range", "delete-file",
+        "a position delete at or past the referenced data file's record count")
+def _position_past_end(o: Overlay, rng: random.Random) -> str | None:
+    def change(paths: list[str], positions: list[int]) -> str | None:
+        last = len(positions) - 1
+        if last < 0:
+            return None
+        positions[last] = max(positions[last] + 1, 1_000_000_000)
+        return f"last row's pos set to {positions[last]}"
+    return _rewrite_positions(o, rng, change)
+
+
+@damage("deletes.position-order", "delete-file", "position delete rows not sorted by file_path, pos")
+def _position_order(o: Overlay, rng: random.Random) -> str | None:
+    def change(paths: list[str], positions: list[int]) -> str | None:
+        for k in range(len(positions) - 1):
+            if (paths[k], positions[k]) < (paths[k + 1], positions[k + 1]):
+                paths[k], paths[k + 1] = paths[k + 1], paths[k]
+                positions[k], positions[k + 1] = positions[k + 1], positions[k]
+                return f"rows {k} and {k + 1} swapped"
+        return None
+    return _rewrite_positions(o, rng, change)
+
+
+@damage("snapshot.manifest-spec-id", "manifest-list", "a manifest's partition_spec_id is not in partition-specs",
+        also=("manifests.list-spec-id",))
+def _list_spec(o: Overlay, rng: random.Random) -> str | None:
+    c = _pick_list_record(o, rng)
+    if c is None:
+        return None
+    snap, lst, i, rec = c
+    rec["partition_spec_id"] = max(int(s["spec-id"]) for s in o.doc.get("partition-specs") or [{"spec-id": 0}]) + 8
+    o.touch_list(lst)
+    return f"snapshot {snap['snapshot-id']}: manifests[{i}].partition_spec_id set to {rec['partition_spec_id']}"
+
+
+@damage("manifests.sequence-number-changed", "manifest",
+        "an EXISTING entry's data sequence number differs from the one the file was added with")
+def _seq_changed(o: Overlay, rng: random.Random) -> str | None:
+    if o.version < 2:
+        return None
+    c = _pick_entry(o, rng, [x for x in o.entries() if x[2].get("status") == 0
+                             and int(x[2].get("sequence_number") or 0) >= 1])
+    if c is None:
+        return None
+    p, i, e = c
+    e["sequence_number"] = int(e["sequence_number"]) - 1
+    o.touch_manifest(p)
+    return f"{os.path.basename(p)} entries[{i}] (EXISTING).sequence_number lowered by one"
+
+
+@damage("manifests.sort-order-id", "manifest", "a data file's sort_order_id is not in sort-orders")
+def _sort_order_id(o: Overlay, rng: random.Random) -> str | None:
+    if not o.doc.get("sort-orders"):
+        return None
+    c = _pick_entry(o, rng, _data_entries(o))
+    if c is None:
+        return None
+    p, i, e = c
+    e["data_file"]["sort_order_id"] = max(int(x["order-id"]) for x in o.doc["sort-orders"]) + 6
+    o.touch_manifest(p)
+    return f"{os.path.basename(p)} entries[{i}].sort_order_id set to {e['data_file']['sort_order_id']}"
+
+
+@damage("manifests.first-row-id-added", "manifest", "an ADDED data file written with a first_row_id")
+def _first_row_id_added(o: Overlay, rng: random.Random) -> str | None:
+    if o.version < 3:
+        return None
+    c = _pick_entry(o, rng, _data_entries(o, where=lambda e: e.get("status") == 1
+                                        and e["data_file"].get("first_row_id") is None))
+    if c is None:
+        return None
+    p, i, e = c
+    rec = o.list_record_for(p)
+    e["data_file"]["first_row_id"] = int((rec or {}).get("first_row_id") or 0)
+    o.touch_manifest(p)
+    return f"{os.path.basename(p)} entries[{i}] (ADDED).first_row_id set to {e['data_file']['first_row_id']}"
 
 
 # content files -----------------------------------------------------------------------------------

@@ -26,6 +26,11 @@ CONSEQUENCES: dict[str, tuple[str, ...]] = {
     "manifests.field-missing": ("manifests.field-id-missing",),
     # columns of a schema that does not parse are unknown to every data file
     "parquet.field-id-unknown": ("types.", "schema.", "metadata.shape", "metadata.type-version"),
+    # a wrong or missing sequence number where it is recorded makes the file's resolved
+    # sequence numbers differ between the entries that list it
+    "manifests.sequence-number-changed": ("manifests.sequence-number-explicit", "manifests.status",
+                                          "snapshot.manifest-sequence-number", "manifests.entry-sequence-number",
+                                          "manifests.entry-file-sequence-number"),
     # an unreadable manifest or list: what it would have listed is not there to check
     "files.manifest-missing": ("files.manifest-list-missing",),
 }

@@ -45,6 +45,7 @@ CLAUSE_DELETES = "Delete Formats: Position Delete Files"
 CLAUSE_DV = "Delete Formats: Deletion Vectors"
 CLAUSE_SCAN = "Scan Planning"
 CLAUSE_STATS = "Table Statistics"
+CLAUSE_SEQ_NUMBERS = "Manifests: sequence_number, file_sequence_number (must never change after a file is added)"
 
 _VERSION_FILE = re.compile(r"^v(\d+)(\.gz)?\.metadata\.json(\.gz)?$|^(\d+)-[0-9a-fA-F-]+(\.gz)?\.metadata\.json(\.gz)?$")
 
@@ -214,6 +215,7 @@ def plan_units(table: str) -> list[Unit]:
     if doc is None:
         return units
     snaps = [s for s in doc.get("snapshots") or [] if isinstance(s, dict)]
+    version = format_version(doc)
     # manifest path -> distinct record (canonical JSON) -> {record, where: [(list, index, snapshot)]}
     manifests: dict[str, dict[str, dict[str, Any]]] = {}
     # content key -> {"records": canonical -> context, "snapshots": [...]}
@@ -238,8 +240,11 @@ def plan_units(table: str) -> list[Unit]:
             df = e["data_file"]
             k = content_key(df)
             spec_id = mf.get("partition_spec_id", 0)
-            item = files.setdefault(k, {"records": {}, "snapshots": []})
+            item = files.setdefault(k, {"records": {}, "snapshots": [], "sequence_numbers": {}})
             item["snapshots"].append(sid)
+            if version >= 2:
+                seqs = f"{e.get('sequence_number')}/{e.get('file_sequence_number')}"
+                item["sequence_numbers"].setdefault(seqs, [str(mf.get("manifest_path")), i, sid])
             item["records"].setdefault(_canonical([df, spec_id]), {
                 "entry": e, "manifest": str(mf.get("manifest_path")), "index": i, "spec_id": spec_id,
                 "occurrences": 0})["occurrences"] += 1
@@ -260,7 +265,8 @@ def plan_units(table: str) -> list[Unit]:
         first = records[0]
         df = first["entry"]["data_file"]
         content = df.get("content", 0)
-        ctx: dict[str, Any] = {"records": records, "snapshots": item["snapshots"]}
+        ctx: dict[str, Any] = {"records": records, "snapshots": item["snapshots"],
+                               "sequence_numbers": item["sequence_numbers"]}
         if content == 0:
             units.append(Unit("data-file", table, str(df.get("file_path")), ctx))
             continue
@@ -357,9 +363,17 @@ def _run_snapshot(unit: Unit) -> list[Finding]:
         file = unit.table
     snap_seq = snap.get("sequence-number", 0) if version >= 2 else 0
     mfs = _snapshot_manifests(doc, snap)
+    from iceberg_conformance.reference.metadata import spec_by_id
+
+    spec_ids = set(spec_by_id(doc))
     for i, mf in enumerate(mfs):
         mpath = str(mf.get("manifest_path"))
         mloc = f"manifests[{i}]"
+        sp = mf.get("partition_spec_id")
+        if isinstance(sp, int) and spec_ids and sp not in spec_ids:
+            out.append(Finding("snapshot.manifest-spec-id", f"manifest {mpath} has partition_spec_id {sp}, which is "
+                               f"not in the table's partition-specs {sorted(spec_ids)}", "Manifest Lists: "
+                               "partition_spec_id", file, mloc))
         local = local_path(mpath)
         if local is None:
             out.append(_unavailable(file, mloc, f"{mpath} is not a local path"))
@@ -382,9 +396,12 @@ def _run_snapshot(unit: Unit) -> list[Finding]:
                 out.append(Finding("snapshot.manifest-sequence-number", f"manifest added by this snapshot has "
                                    f"sequence_number {seq}, the snapshot's is {snap_seq}",
                                    "Manifest Lists: sequence_number; Sequence Numbers", file, mloc))
+    if version >= 3:
+        out.extend(_row_lineage(doc, snap, mfs, file))
     # live files of the snapshot: unique, and at most one DV per data file
     seen: dict[str, str] = {}
     dvs: dict[str, str] = {}
+    upgraded = {x.get("snapshot-id"): x.get("first-row-id") for x in doc.get("snapshots") or [] if isinstance(x, dict)}
     totals = {"total-data-files": 0, "total-delete-files": 0, "total-records": 0,
               "total-position-deletes": 0, "total-equality-deletes": 0}
     for mf, e, i in live_entries(doc, snap):
@@ -403,6 +420,11 @@ def _run_snapshot(unit: Unit) -> list[Finding]:
         else:
             totals["total-delete-files"] += 1
             totals["total-position-deletes" if content == 1 else "total-equality-deletes"] += rc
+        if version >= 3 and content == 1 and df.get("content_offset") is None and e.get("status") == 1 \
+                and isinstance(upgraded.get(e.get("snapshot_id")), int):
+            out.append(Finding("deletes.position-file-in-v3", f"{k} is a position delete file ADDED by snapshot "
+                               f"{e.get('snapshot_id')} of this v3 table (a snapshot with first-row-id)",
+                               "Delete Formats: Position delete files must not be added to v3 tables", file, loc))
         if content == 1 and str(df.get("file_format", "")).upper() == "PUFFIN":
             ref = str(df.get("referenced_data_file"))
             if ref in dvs:
@@ -427,6 +449,57 @@ def _describe_key(key: str) -> str:
     return key
 
 
+CLAUSE_ROW_IDS = "Manifest Lists: First Row ID Assignment; Row Lineage"
+
+
+def _row_lineage(doc: dict[str, Any], snap: dict[str, Any], mfs: list[dict[str, Any]], file: str) -> list[Finding]:
+    """v3 First Row ID Assignment over one snapshot's manifest list: every data manifest has a
+    ``first_row_id`` once the snapshot has a ``first-row-id``; the manifests assigned in this
+    snapshot (``first_row_id`` >= the snapshot's) take disjoint ranges, each at least the
+    previous one plus the rows it assigns (data files with a null ``first_row_id``), all within
+    ``first-row-id`` + ``added-rows``."""
+    from iceberg_conformance.reference.manifests import read_manifest
+
+    out: list[Finding] = []
+    first = snap.get("first-row-id")
+    added = snap.get("added-rows")
+    if not isinstance(first, int):
+        return out
+    sid = snap.get("snapshot-id")
+    assigned: list[tuple[int, int, int]] = []  # (first_row_id, rows it assigns, index)
+    for i, mf in enumerate(mfs):
+        if mf.get("content", 0) != 0:
+            continue
+        frid = mf.get("first_row_id")
+        if frid is None:
+            out.append(Finding("snapshot.manifest-first-row-id", f"snapshot {sid} has first-row-id {first}, but data "
+                               f"manifest {mf.get('manifest_path')} has no first_row_id", CLAUSE_ROW_IDS, file,
+                               f"manifests[{i}]"))
+            continue
+        if not isinstance(frid, int) or frid < first:
+            continue  # assigned by an earlier snapshot and preserved
+        local = local_path(str(mf.get("manifest_path")))
+        if local is None or not os.path.isfile(local):
+            continue
+        entries, _ = _manifest(local, 3)
+        rows = sum(int(e["data_file"].get("record_count") or 0) for e in entries
+                   if e["data_file"].get("content", 0) == 0 and e["data_file"].get("first_row_id") is None)
+        assigned.append((frid, rows, i))
+    assigned.sort()
+    for (a_first, a_rows, a_i), (b_first, _b_rows, b_i) in zip(assigned, assigned[1:]):
+        if b_first < a_first + a_rows:
+            out.append(Finding("snapshot.manifest-first-row-id-range", f"snapshot {sid}: manifests[{b_i}] has "
+                               f"first_row_id {b_first}, inside the {a_rows} row ids from {a_first} that "
+                               f"manifests[{a_i}] assigns", CLAUSE_ROW_IDS, file, f"manifests[{b_i}]"))
+    if assigned and isinstance(added, int):
+        last_first, last_rows, last_i = assigned[-1]
+        if last_first + last_rows > first + added:
+            out.append(Finding("snapshot.manifest-first-row-id-range", f"snapshot {sid}: manifests[{last_i}] assigns "
+                               f"row ids up to {last_first + last_rows - 1}, beyond first-row-id {first} + added-rows "
+                               f"{added}", CLAUSE_ROW_IDS, file, f"manifests[{last_i}]"))
+    return out
+
+
 def _run_manifest(unit: Unit) -> list[Finding]:
     """The manifest, decoded once per distinct manifest-list record naming it; findings about a
     record's agreement with the manifest (counts, summaries, inherited values) are reported
@@ -446,8 +519,11 @@ def _run_manifest(unit: Unit) -> list[Finding]:
     for rec in unit.context.get("records") or [{"record": {}, "where": []}]:
         mf = rec["record"]
         spec = spec_by_id(doc).get(int(mf.get("partition_spec_id") or 0))
+        orders = doc.get("sort-orders")
+        order_ids = tuple(o["order-id"] for o in orders if isinstance(o, dict) and isinstance(o.get("order-id"), int)) \
+            if isinstance(orders, list) else None
         ctx = ManifestContext(format_version(doc), current_schema(doc), spec,
-                              mf if "manifest_length" in mf else None)
+                              mf if "manifest_length" in mf else None, order_ids)
         where = rec.get("where") or []
         for f in check_manifest(local, ctx):
             if where and f.location.startswith(RECORD_LOCATION):
@@ -471,6 +547,14 @@ def _run_file(unit: Unit) -> list[Finding]:
     if doc is None:
         return []
     out: list[Finding] = []
+    seqs = unit.context.get("sequence_numbers") or {}
+    if len(seqs) > 1:
+        shown = "; ".join(f"{k} in {os.path.basename(str(w[0]))} entries[{w[1]}] (snapshot {w[2]})"
+                          for k, w in list(seqs.items())[:4])
+        first = next(iter(seqs.values()))
+        out.append(Finding("manifests.sequence-number-changed", f"{_describe_key(unit.path)}: its data/file sequence "
+                           f"numbers differ between the entries that list it: {shown}", CLAUSE_SEQ_NUMBERS,
+                           local_path(str(first[0])) or str(first[0]), f"entries[{first[1]}]"))
     for rec in unit.context.get("records") or []:
         ctx = dict(rec)
         ctx["targets"] = unit.context.get("targets") or {}

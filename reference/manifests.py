@@ -350,6 +350,8 @@ class ManifestContext:
     schema: dict[str, Any] | None = None
     partition_spec: dict[str, Any] | None = None
     manifest_file: dict[str, Any] | None = None
+    #: the table's sort order ids (``None``: not checked)
+    sort_order_ids: tuple[int, ...] | None = None
 
 
 def _finding(rule: str, message: str, clause: str, path: str, location: str = "",
@@ -587,6 +589,15 @@ def _check_entries(entries: list[dict[str, Any]], version: int, meta: dict[str, 
         if c == 2 and not df.get("equality_ids"):
             out.append(_finding("manifests.equality-ids", "equality delete file without equality_ids",
                                 CLAUSE_ENTRIES, path, loc))
+        sort_id = df.get("sort_order_id")
+        if context is not None and context.sort_order_ids is not None and isinstance(sort_id, int) \
+                and sort_id not in context.sort_order_ids:
+            out.append(_finding("manifests.sort-order-id", f"sort_order_id {sort_id} is not in the table's sort-orders "
+                                f"{list(context.sort_order_ids)}", CLAUSE_ENTRIES, path, loc))
+        if version >= 3 and status == 1 and c == 0 and df.get("first_row_id") is not None:
+            out.append(_finding("manifests.first-row-id-added", f"ADDED data file has first_row_id "
+                                f"{df.get('first_row_id')}; new data files are written with null and inherit it",
+                                CLAUSE_ROW_ID, path, loc))
         offsets = df.get("split_offsets")
         if offsets and list(offsets) != sorted(offsets):
             out.append(_finding("manifests.split-offsets-sorted", f"split_offsets {offsets} are not ascending",
