@@ -179,7 +179,7 @@ def live_entries(doc: dict[str, Any], snap: dict[str, Any]) -> Iterator[tuple[di
             continue
         entries, _ = _manifest(local, version)
         for i, e in enumerate(inherit(entries, mf, version)):
-            if e.get("status") != 2:
+            if e.get("status") in (0, 1):
                 yield mf, e, i
 
 

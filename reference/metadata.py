@@ -452,7 +452,7 @@ def parse_schema(schema_json: JSON) -> IcebergType:
 @lru_cache(maxsize=None)
 def metadata_json_schema(version: int) -> dict[str, Any]:
     """The JSON Schema of the shape of format ``version`` (package data)."""
-    text = resources.files("reference").joinpath("metadata_schemas").joinpath(
+    text = resources.files(__package__).joinpath("metadata_schemas").joinpath(
         f"metadata-v{version}.schema.json").read_text(encoding="utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema

@@ -104,6 +104,14 @@ def _export(args: argparse.Namespace, passthrough: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in ("check", "damage"):  # everything after the subcommand is its own
+        if argv[0] == "check":
+            from iceberg_conformance.checker.cli import main as check_main
+
+            return int(check_main(argv[1:]))
+        from iceberg_conformance.checker.damage import main as damage_main
+
+        return int(damage_main(argv[1:]))
     passthrough: list[str] = []
     if "--" in argv:
         i = argv.index("--")

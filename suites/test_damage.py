@@ -8,7 +8,7 @@ manifest, data file, delete file, Puffin) is written to ``damage-recall.md`` and
 the ``--conformance-report`` directory.
 
 Tables: those the reference writer writes (v1, v2 with position deletes, v3 with deletion
-vectors), and in the Spark lane the golden tables Iceberg Java wrote (``$ICEBERG_CONFORMANCE_GOLDEN``).
+vectors), one PyIceberg writes (v2, partitioned, with a delete), and in the Spark lane the golden tables Iceberg Java wrote (``$ICEBERG_CONFORMANCE_GOLDEN``).
 """
 
 from __future__ import annotations
@@ -90,6 +90,14 @@ def _write_report(request: pytest.FixtureRequest) -> None:
 def test_reference_table_damage_is_reported(version: int, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     table = _reference_table(tmp_path, version)
     _run(table, tmp_path / "damaged", f"reference-v{version}", request)
+
+
+def test_pyiceberg_table_damage_is_reported(tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    pytest.importorskip("pyiceberg", reason="the pyiceberg extra writes this table")
+    pytest.importorskip("sqlalchemy", reason="pyiceberg's SqlCatalog needs sqlalchemy")
+    from iceberg_conformance.suites import test_table_check as t
+
+    _run(t._pyiceberg_table(tmp_path), tmp_path / "damaged", "pyiceberg-v2", request)
 
 
 @pytest.mark.spark
