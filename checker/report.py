@@ -31,6 +31,9 @@ CONSEQUENCES: dict[str, tuple[str, ...]] = {
     "manifests.sequence-number-changed": ("manifests.sequence-number-explicit", "manifests.status",
                                           "snapshot.manifest-sequence-number", "manifests.entry-sequence-number",
                                           "manifests.entry-file-sequence-number"),
+    # an entry whose status is not 0, 1 or 2 is not live: deletes that refer to it dangle
+    "dv.target-not-live": ("manifests.status",),
+    "deletes.target-not-live": ("manifests.status",),
     # an unreadable manifest or list: what it would have listed is not there to check
     "files.manifest-missing": ("files.manifest-list-missing",),
 }

@@ -400,7 +400,7 @@ def read_manifest(path: str, format_version: int | None = None,
         fv = meta.get("format-version", "1")
         version = int(fv) if fv in ("1", "2", "3") else 1
     if not isinstance(writer_schema, dict) or writer_schema.get("type") != "record":
-        return [], [_finding("manifests.record-name", "the Avro schema is not a record", CLAUSE_ENTRIES, path)]
+        return [], [_finding("manifests.not-a-record", "the Avro schema is not a record", CLAUSE_ENTRIES, path)]
     if writer_schema.get("name") != "manifest_entry":
         findings.append(_finding("manifests.record-name",
                                  f"the Avro record is named {writer_schema.get('name')!r}; the spec's struct is "
@@ -747,7 +747,7 @@ def check_against_list_entry(entries: list[dict[str, Any]], mf: dict[str, Any], 
             out.append(_finding("manifests.partition-summary", f"field {f.name}: contains_null is false but an entry "
                                 "has a null value", CLAUSE_LIST, path, sloc))
         if not has_null and s.get("contains_null"):
-            out.append(_finding("manifests.partition-summary", f"field {f.name}: contains_null is true but no entry "
+            out.append(_finding("manifests.partition-summary-loose", f"field {f.name}: contains_null is true but no entry "
                                 "has a null value", CLAUSE_LIST, path, sloc, "warning"))
         if is_float and has_nan and s.get("contains_nan") is False:
             out.append(_finding("manifests.partition-summary", f"field {f.name}: contains_nan is false but an entry "
@@ -757,7 +757,7 @@ def check_against_list_entry(entries: list[dict[str, Any]], mf: dict[str, Any], 
             hexv = s.get(which)
             if hexv is None:
                 if real:
-                    out.append(_finding("manifests.partition-summary", f"field {f.name}: {which} is null but entries "
+                    out.append(_finding("manifests.partition-summary-loose", f"field {f.name}: {which} is null but entries "
                                         "have non-null values", CLAUSE_LIST, path, sloc, "warning"))
                 continue
             try:
@@ -803,7 +803,7 @@ def read_manifest_list(path: str, format_version: int | None = None) -> tuple[li
         fv = meta.get("format-version", "1")
         version = int(fv) if fv in ("1", "2", "3") else 1
     if not isinstance(writer_schema, dict) or writer_schema.get("type") != "record":
-        return [], [_finding("manifests.record-name", "the Avro schema is not a record", CLAUSE_LIST, path)]
+        return [], [_finding("manifests.not-a-record", "the Avro schema is not a record", CLAUSE_LIST, path)]
     if writer_schema.get("name") != "manifest_file":
         findings.append(_finding("manifests.record-name", f"the Avro record is named {writer_schema.get('name')!r}; "
                                  "the spec's struct is manifest_file (readers resolve by field id)", CLAUSE_LIST, path,

@@ -390,7 +390,7 @@ def check_schema(root: ParquetNode, fields: FieldIndex, *, file: str = "",
         here = f"{path}.{node.name}" if path else node.name
         fid = node.field_id
         if fid is None:
-            add(Problem("parquet.field-id-missing",
+            add(Problem("parquet.field-id-missing-mapped" if name_mapping else "parquet.field-id-missing",
                         f"column {here!r} has no field id" + (
                             f" (table field {expect_id})" if expect_id is not None else ""),
                         CLAUSE_FIELD_IDS, "warning" if name_mapping else "error"), here)

@@ -357,17 +357,19 @@ def parse_field(obj: JSON, *, path: str = "") -> NestedField:
 
 
 def type_to_json(t: IcebergType) -> JSON:
-    """The Appendix C JSON form of a type; decimals are written ``decimal(P, S)``."""
+    """The Appendix C JSON form of a type, in the canonical form of the type table ("The schema
+    JSON type strings in this table are the canonical serialized forms"): ``decimal(P, S)``,
+    ``geometry(C)`` and ``geography(C, A)`` with every parameter written, also the defaults
+    (``geometry(OGC:CRS84)``, ``geography(OGC:CRS84, spherical)``). :func:`parse_primitive`
+    also reads the short forms ``geometry``, ``geography`` and ``geography(C)``."""
     if isinstance(t, DecimalType):
         return f"decimal({t.precision}, {t.scale})"
     if isinstance(t, FixedType):
         return f"fixed[{t.length}]"
     if isinstance(t, GeometryType):
-        return "geometry" if t.crs == DEFAULT_CRS else f"geometry({t.crs})"
+        return f"geometry({t.crs})"
     if isinstance(t, GeographyType):
-        if t.algorithm != "spherical":
-            return f"geography({t.crs}, {t.algorithm})"
-        return "geography" if t.crs == DEFAULT_CRS else f"geography({t.crs})"
+        return f"geography({t.crs}, {t.algorithm})"
     if isinstance(t, PrimitiveType):
         return t.name
     if isinstance(t, StructType):

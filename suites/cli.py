@@ -40,7 +40,7 @@ def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
     code = int(pytest.main(argv + passthrough))
     matrix = report / "matrix.md"
     if matrix.exists():
-        print("\niceberg-conformance: target x area (PASS/FAIL/UNSUPPORTED/KNOWN-FAILURE/SKIP)")
+        print("\niceberg-conformance: target x area (PASS/FAIL/UNSUPPORTED/KNOWN-FAILURE/ADVISORY/SKIP)")
         print(matrix.read_text(encoding="utf-8"), end="")
     print(f"report: {report / 'matrix.html'} (also matrix.md, matrix.json, junit.xml)")
     return 1 if code == NO_TESTS_COLLECTED else code
@@ -63,7 +63,7 @@ def _damage(args: argparse.Namespace, passthrough: list[str]) -> int:
 
 def _rules(args: argparse.Namespace, passthrough: list[str]) -> int:
     from iceberg_conformance.checker.damage import DAMAGES
-    from iceberg_conformance.reference.rules import catalogue, spec_revision
+    from iceberg_conformance.reference.rules import LEVELS, catalogue, spec_revision
 
     damaged = {d.rule for d in DAMAGES}
     rules = [r for r in catalogue().values() if not args.area or r.area in args.area]
@@ -75,6 +75,8 @@ def _rules(args: argparse.Namespace, passthrough: list[str]) -> int:
     for r in rules:
         print(f"{r.id}  [{r.severity}; {r.level}; {r.area}]{'  (damage case)' if r.id in damaged else ''}")
         print(f"    {r.section}: {r.quote if r.quote else '(no sentence) ' + (r.note or r.summary)}")
+        if r.quote and r.note and r.severity != LEVELS.get(r.level):
+            print(f"    reported as {r.severity}: {r.note}")
     print(f"{len(rules)} rules; spec revision {spec_revision()}")
     return 0
 
@@ -93,7 +95,7 @@ def _export(args: argparse.Namespace, passthrough: list[str]) -> int:
         for case in load_file(path):
             entry = {"id": case.id, "file": f"vectors/{path.relative_to(src).as_posix()}",
                      "index": case.index, "operation": case.operation,
-                     "format_versions": list(case.format_versions), "input": case.input}
+                     "format_versions": list(case.format_versions), "level": case.level, "input": case.input}
             entry["error" if case.expects_error else "expected"] = case.error if case.expects_error else case.expected
             index.append(entry)
     (out / "index.json").write_text(json.dumps({"cases": index}, indent=1, ensure_ascii=False) + "\n",

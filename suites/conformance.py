@@ -19,6 +19,8 @@ from iceberg_conformance.suites.api import Rejected, Unsupported
 from iceberg_conformance.suites.vectors import Case
 
 UNSUPPORTED = "UNSUPPORTED"
+#: outcome of a ``should``-level case the target does not meet (see suites/plugin.py)
+ADVISORY = "ADVISORY"
 
 
 def unsupported(target_name: str, what: str) -> None:
@@ -42,8 +44,9 @@ def _show(value: Any) -> str:
         return repr(value)
 
 
-def describe(case: Case, target_name: str) -> str:
-    """The header every failure message starts with."""
+def describe(case: Case, target_name: str, via: str | None = None) -> str:
+    """The header every failure message starts with. ``via``: how the suite asked the target
+    when not directly (e.g. a hash read through ``bucket[2147483647]``)."""
     lines = [
         f"target:   {target_name}",
         f"vector:   {case.where()}",
@@ -53,15 +56,19 @@ def describe(case: Case, target_name: str) -> str:
     for s in case.spec:
         if s.get("quote"):
             lines.append(f"          > {s['quote']}")
+    if case.advisory:
+        lines.append("level:    should (not met: ADVISORY, not a failure)")
+    if via:
+        lines.append(f"via:      {via}")
     lines.append(f"input:    {_show(case.input)}")
     if case.erratum:
         lines.append(f"erratum:  seed says {case.erratum['seed_says']!r}; correct: {case.erratum['correct']}")
     return "\n".join(lines)
 
 
-def fail(case: Case, target_name: str, problem: str, **values: Any) -> None:
+def fail(case: Case, target_name: str, problem: str, *, via: str | None = None, **values: Any) -> None:
     __tracebackhide__ = True
-    body = [describe(case, target_name), f"problem:  {problem}"]
+    body = [describe(case, target_name, via), f"problem:  {problem}"]
     for k, v in values.items():
         body.append(f"{k + ':':<9} {_show(v)}")
     pytest.fail("\n".join(body), pytrace=False)
@@ -95,13 +102,15 @@ def run_case(
     equal: Callable[[Any, Any], bool] = values_equal,
     reports_rules: bool = False,
     check: bool = True,
+    via: str | None = None,
 ) -> Any:
     """Run ``call`` (the target's operation on the case input) and judge it against the case.
 
     ``expected`` overrides ``case.expected`` (e.g. a hash turned into a bucket). With
     ``check=False`` only the error/no-error outcome is judged and the result is returned for
     the caller to compare. ``reports_rules``: the target names the rule it rejects by, so the
-    rule must match the case's.
+    rule must match the case's. ``via`` says how the case reached the target when not
+    directly; every failure message shows it.
     """
     __tracebackhide__ = True
     try:
@@ -111,25 +120,25 @@ def run_case(
         raise AssertionError("unreachable")  # pragma: no cover
     except Rejected as e:
         if not case.expects_error:
-            fail(case, target_name, "the target rejected a valid input",
+            fail(case, target_name, "the target rejected a valid input", via=via,
                  expected=case.expected if expected is None else expected, rejected=str(e))
         assert case.error is not None
         if reports_rules and e.rule is not None and e.rule != case.error["rule"]:
-            fail(case, target_name, "rejected, but by another rule",
+            fail(case, target_name, "rejected, but by another rule", via=via,
                  expected=case.error["rule"], actual=e.rule, message=str(e))
         return None
     except Exception as e:  # noqa: BLE001 - a crash is a finding, reported with its origin
         tb = "".join(traceback.format_exception(type(e), e, e.__traceback__, limit=-3))
         fail(case, target_name, f"the target crashed with {type(e).__name__} (expected "
-             + ("a rejection)" if case.expects_error else "a result)"), traceback=tb)
+             + ("a rejection)" if case.expects_error else "a result)"), via=via, traceback=tb)
         raise AssertionError("unreachable")  # pragma: no cover
     if case.expects_error:
         assert case.error is not None
         fail(case, target_name, f"the target accepted input that breaks rule {case.error['rule']}: "
-             f"{case.error['reason']}", returned=actual)
+             f"{case.error['reason']}", via=via, returned=actual)
     if check:
         wants = case.accepted if expected is None else [expected]
         if not any(equal(want, actual) for want in wants):
-            fail(case, target_name, "the result differs from the expected value",
+            fail(case, target_name, "the result differs from the expected value", via=via,
                  expected=wants[0] if len(wants) == 1 else {"any of": wants}, actual=actual)
     return actual

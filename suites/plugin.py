@@ -8,8 +8,18 @@ Options (group ``iceberg-conformance``), each with an environment-variable fallb
   matrix there as ``matrix.json``, ``matrix.md`` and ``matrix.html``.
 
 Markers: ``vectors(operation, select=None)`` parametrizes a test over every vector case of
-that operation (fixture ``case``), or those for which ``select(case)`` is true; ``capability(name)`` makes the test UNSUPPORTED for targets without it;
-``area(name)`` names the matrix column of a test without vectors.
+that operation (fixture ``case``), or those for which ``select(case)`` is true;
+``capability(name)`` makes the test UNSUPPORTED for targets without it; ``area(name)`` names
+the matrix column of a test without vectors; ``spec(section, quote=None)`` names the spec
+clause of a test without vectors (shown with its failures and in the JUnit properties);
+``level("should")`` gives a test without vectors the level a case has in its ``level`` field.
+
+Outcomes (the matrix columns): PASS, FAIL, UNSUPPORTED, KNOWN-FAILURE (a strict xfail from the
+target's known-failure data), ADVISORY and SKIP. ADVISORY is a ``should``-level case (see
+``vectors/README.md``, "Normative levels") that the target does not meet: the failure is turned
+into an xfail whose reason starts with ``ADVISORY``, so it is shown (``-rx``, the matrix, the
+JUnit ``outcome`` property) but is never a failure and never makes the exit code non-zero. A
+``should`` case the target meets is a plain PASS.
 """
 
 from __future__ import annotations
@@ -23,18 +33,21 @@ from typing import Any
 
 import pytest
 
-from iceberg_conformance.suites.conformance import UNSUPPORTED
+from iceberg_conformance.suites.conformance import ADVISORY, UNSUPPORTED
 from iceberg_conformance.suites.targets import (
-    DEFAULT_TARGET, ENV_VAR, KnownFailure, TargetLoadError, known_failures, load_target,
+    DEFAULT_TARGET, ENV_VAR, KnownFailure, TargetLoadError, advisories, known_failures, load_target,
 )
-from iceberg_conformance.suites.vectors import VectorFileError, case_files, cases_for, vectors_root
+from iceberg_conformance.suites.vectors import SHOULD, VectorFileError, case_files, cases_for, vectors_root
 
 TARGETS_KEY = pytest.StashKey[list[Any]]()
 KNOWN_KEY = pytest.StashKey[dict[str, list[KnownFailure]]]()
 MATRIX_KEY = pytest.StashKey[dict[tuple[str, str], dict[str, int]]]()
 ITEMS_KEY = pytest.StashKey[dict[str, tuple[str, str]]]()
 KNOWN_USED_KEY = pytest.StashKey[set[tuple[str, str]]]()
-OUTCOMES = ("PASS", "FAIL", "UNSUPPORTED", "KNOWN-FAILURE", "SKIP")
+ADVISORY_NOTES_KEY = pytest.StashKey[dict[str, list[KnownFailure]]]()
+#: nodeid -> what the target's advisory data says about it ("" when nothing): should-level items
+SHOULD_KEY = pytest.StashKey[dict[str, str]]()
+OUTCOMES = ("PASS", "FAIL", "UNSUPPORTED", "KNOWN-FAILURE", ADVISORY, "SKIP")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -53,20 +66,25 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "vectors(operation): parametrize over the vector cases of an operation")
     config.addinivalue_line("markers", "capability(name): the test needs this target capability")
     config.addinivalue_line("markers", "area(name): the result-matrix area of a test without vectors")
+    config.addinivalue_line("markers", "spec(section, quote=None): the spec clause a test without vectors checks")
+    config.addinivalue_line("markers", "level(name): normative level (must, should) of a test without vectors")
     config.addinivalue_line("markers", "spark: needs Spark with the Iceberg runtime (the Spark lane)")
     config.addinivalue_line("markers", "slow: takes more than a few seconds")
     names = config.getoption("target") or [
         n.strip() for n in os.environ.get(ENV_VAR, DEFAULT_TARGET).split(",") if n.strip()]
-    targets, known = [], {}
+    targets, known, notes = [], {}, {}
     for name in dict.fromkeys(names):
         try:
             t = load_target(name)
             known[t.name] = known_failures(t)
+            notes[t.name] = advisories(t)
         except TargetLoadError as e:
             raise pytest.UsageError(str(e)) from None
         targets.append(t)
     config.stash[TARGETS_KEY] = targets
     config.stash[KNOWN_KEY] = known
+    config.stash[ADVISORY_NOTES_KEY] = notes
+    config.stash[SHOULD_KEY] = {}
     config.stash[MATRIX_KEY] = defaultdict(lambda: dict.fromkeys(OUTCOMES, 0))
     config.stash[ITEMS_KEY] = {}
 
@@ -106,6 +124,8 @@ def conformance_id(item: pytest.Item) -> str:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     known = config.stash[KNOWN_KEY]
+    notes = config.stash[ADVISORY_NOTES_KEY]
+    should = config.stash[SHOULD_KEY]
     where = config.stash[ITEMS_KEY]
     used: set[tuple[str, str]] = set()
     for item in items:
@@ -118,14 +138,31 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if case is not None:
             item.user_properties.append(("vector", case.where()))
             item.user_properties.append(("spec", case.clause()))
+            item.user_properties.append(("level", case.level))
+        else:
+            spec_marker = item.get_closest_marker("spec")
+            if spec_marker is not None:
+                item.user_properties.append(("spec", spec_marker.args[0]))
+            level_marker = item.get_closest_marker("level")
+            if level_marker is not None:
+                item.user_properties.append(("level", level_marker.args[0]))
         if target is None:
             continue
+        cid = conformance_id(item)
+        level_marker = item.get_closest_marker("level")
+        if (case is not None and case.advisory) or (
+                case is None and level_marker is not None and level_marker.args[0] == SHOULD):
+            # a should-level case: a failure is ADVISORY, never a known failure (tests/ check
+            # that no known-failure entry matches one; the advisory note says why it is not met)
+            note = next((a for a in notes.get(target.name, []) if a.matches(cid)), None)
+            should[item.nodeid] = f"{note.reason} ({note.link})" if note else ""
         for marker in item.iter_markers("capability"):
             cap = marker.args[0]
             if cap not in target.capabilities:
                 item.add_marker(pytest.mark.skip(
                     reason=f"{UNSUPPORTED}: {target.name} does not declare capability {cap!r}"))
-        cid = conformance_id(item)
+        if item.nodeid in should:
+            continue
         for kf in known.get(target.name, []):
             if kf.matches(cid):
                 used.add((target.name, kf.match))
@@ -138,7 +175,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def _outcome(report: pytest.TestReport) -> str | None:
     if report.when == "call" or (report.when == "setup" and not report.passed):
         if hasattr(report, "wasxfail"):
-            return "KNOWN-FAILURE" if report.skipped else "FAIL"
+            if report.skipped:
+                return ADVISORY if str(report.wasxfail).startswith(ADVISORY) else "KNOWN-FAILURE"
+            return "FAIL"
         if report.passed:
             return "PASS"
         if report.failed:
@@ -148,6 +187,45 @@ def _outcome(report: pytest.TestReport) -> str | None:
     if report.when == "teardown" and report.failed:
         return "FAIL"
     return None
+
+
+def _problem(report: pytest.TestReport) -> str:
+    """The ``problem:`` line of a conformance failure message, with what the target returned or
+    said (or the message's first line)."""
+    lines = [line.strip() for line in str(report.longrepr or "").splitlines() if line.strip()]
+    for i, line in enumerate(lines):
+        if line.startswith("problem:"):
+            found = line.split("problem:", 1)[1].strip()
+            detail = next((x for x in lines[i + 1:i + 4]
+                           if x.split(":", 1)[0] in ("actual", "rejected", "returned")), None)
+            return found + (f" ({detail[:200]})" if detail else "")
+    return (lines[0] if lines else "")[:300]
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Outermost wrapper (it sees the report after the xfail machinery): a failing ``should``
+    case becomes ADVISORY; failures of tests marked ``spec`` get a section naming the clause;
+    every judged report carries its outcome as the JUnit property ``outcome``."""
+    report: pytest.TestReport = yield
+    config = item.config
+    should = config.stash.get(SHOULD_KEY, {})
+    if (report.when == "call" and report.failed and item.nodeid in should
+            and not hasattr(report, "wasxfail")):
+        note = should[item.nodeid]
+        report.outcome = "skipped"
+        report.wasxfail = (f"{ADVISORY}: a should-level case is not met (not a failure): {_problem(report)}"
+                           + (f"; {note}" if note else ""))
+    marker = item.get_closest_marker("spec")
+    if marker is not None and report.failed:
+        quote = marker.kwargs.get("quote")
+        report.sections.append(("iceberg-conformance: spec clause",
+                                marker.args[0] + (f"\n> {quote}" if quote else "")))
+    outcome = _outcome(report)
+    if outcome is not None and config.stash.get(ITEMS_KEY, {}).get(report.nodeid, ("-",))[0] != "-":
+        # JUnit XML takes the properties of the teardown report, which copies the item's
+        item.user_properties.append(("outcome", outcome))
+    return report
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -186,6 +264,10 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     tr.write_line(f"{'target':<{tw}}{'area':<{aw}}" + "".join(f"{o:>15}" for o in OUTCOMES))
     for r in rows:
         tr.write_line(f"{r['target']:<{tw}}{r['area']:<{aw}}" + "".join(f"{r[o]:>15}" for o in OUTCOMES))
+    advisory = {t: sum(r[ADVISORY] for r in rows if r["target"] == t) for t in dict.fromkeys(r["target"] for r in rows)}
+    if any(advisory.values()):
+        tr.write_line(f"{ADVISORY} (should-level cases not met; not failures): "
+                      + ", ".join(f"{t} {n}" for t, n in advisory.items() if n) + " (details: pytest -rx)")
     out = config.getoption("conformance_report")
     if out:
         written = write_report(Path(out), config, rows)
@@ -208,14 +290,16 @@ def write_report(out: Path, config: pytest.Config, rows: list[dict[str, Any]]) -
             return f'<{tag} class="none">&ndash;</{tag}>'
         judged = counts["PASS"] + counts["FAIL"] + counts["KNOWN-FAILURE"]
         cls = ("fail" if counts["FAIL"] else "known" if counts["KNOWN-FAILURE"]
-               else "pass" if counts["PASS"] else "unsup")
+               else "advisory" if counts[ADVISORY] else "pass" if counts["PASS"] else "unsup")
         detail = [f"{counts[o]} {label}" for o, label in (
             ("FAIL", "unexpected failures"), ("KNOWN-FAILURE", "known failures"),
             ("UNSUPPORTED", "unsupported"), ("SKIP", "skipped")) if counts[o]]
         main = f"<b>{counts['PASS']}</b> of {judged} conform" if judged else "not judged"
+        advice = (f'<br><small class="adv">{counts[ADVISORY]} advisory (should not met)</small>'
+                  if counts[ADVISORY] else "")
         return (f'<{tag} class="{cls}">{main}'
                 + (f'<br><small>{html.escape(", ".join(detail))}</small>' if detail else "")
-                + f"</{tag}>")
+                + advice + f"</{tag}>")
 
     def total(t: str) -> dict[str, int]:
         return {o: sum(r[o] for r in rows if r["target"] == t) for o in OUTCOMES}
@@ -229,13 +313,18 @@ def write_report(out: Path, config: pytest.Config, rows: list[dict[str, Any]]) -
 <style>body{{font:14px system-ui,sans-serif;margin:2em;color:#222}}table{{border-collapse:collapse}}
 td,th{{border:1px solid #ccc;padding:.45em .7em;text-align:center;vertical-align:middle}}
 .pass{{background:#d9f2d9}}.known{{background:#fbe9c6}}.fail{{background:#f4c7c7}}
+.advisory{{background:#dcebf7}}.adv{{color:#1d5a8c}}
 .unsup{{background:#eee;color:#777}}.none{{color:#aaa}}small{{color:#555}}
 .legend span{{display:inline-block;padding:.15em .6em;margin-right:.6em;border:1px solid #ccc}}</style>
 <h1>iceberg-conformance: target &times; area</h1>
 <p>Each cell: how many of the judged tests the target conforms to. Judged = passed + unexpected
-failures + known failures (a known failure is a recorded non-conformance, with its reason and
-link beside the adapter). UNSUPPORTED capabilities are not judged.</p>
-<p class="legend"><span class="pass">all judged conform</span><span class="known">known failures</span>
+failures + known failures (a known failure is a recorded non-conformance of a MUST-level case,
+with its reason, link and the spec sentence it breaks, beside the adapter). UNSUPPORTED
+capabilities are not judged. ADVISORY counts, shown apart, are SHOULD-level cases the target
+does not meet (e.g. a reader that accepts input breaking a rule for writers): not failures,
+not judged.</p>
+<p class="legend"><span class="pass">all judged conform</span><span class="advisory">all judged conform,
+advisories</span><span class="known">known failures</span>
 <span class="fail">unexpected failures</span><span class="unsup">nothing judged</span></p>
 <table><tr><th>target</th>{head}</tr>{body}</table>"""
     (out / "matrix.html").write_text(page)

@@ -16,6 +16,11 @@ from iceberg_conformance.suites.conformance import run_case
 #: the largest bucket count keeps all 31 bits of the masked hash (only 2^31-1 itself maps to 0)
 BUCKETS = 2147483647
 
+#: what a failure of test_hash_via_bucket says about how the hash was read
+VIA = (f"the hash was read through the transform bucket[{BUCKETS}]: expected is the bucket "
+       f"(hash & 0x7fffffff) % {BUCKETS} of the case's hash (Partitioning / Bucket Transform Details: "
+       "\"The hash mod N must produce a positive value by first discarding the sign bit of the hash value.\")")
+
 #: source types the bucket transform accepts (spec: Partition Transforms table)
 BUCKET_SOURCES = ("int", "long", "decimal", "date", "time", "timestamp", "timestamptz",
                   "timestamp_ns", "timestamptz_ns", "string", "uuid", "fixed", "binary")
@@ -40,4 +45,4 @@ def test_hash_via_bucket(target, case):
     expected = None if case.expects_error else (case.expected & 0x7FFFFFFF) % BUCKETS
     run_case(case, target.name,
              lambda: target.transform(f"bucket[{BUCKETS}]", type_, case.input["value"]),
-             expected=expected, reports_rules=False)
+             expected=expected, reports_rules=False, via=VIA)

@@ -36,7 +36,7 @@ from iceberg_conformance.reference.metadata import (
 from iceberg_conformance.reference.types import parse_type
 from iceberg_conformance.suites.api import METADATA, Rejected, Unsupported
 from iceberg_conformance.suites.conformance import fail, run_case, unsupported, values_equal
-from iceberg_conformance.suites.vectors import Case, cases_for
+from iceberg_conformance.suites.vectors import MUST, SHOULD, Case, cases_for
 
 AREA = "metadata"
 
@@ -230,6 +230,12 @@ def _run_hostile(target: Any, tmp_path: Path, name: str, data: bytes) -> Any:
     return None
 
 
+#: hostile inputs whose refusal is level should (vectors/README.md, "Normative levels"): a
+#: 10 MB table-uuid is a string that is no UUID (a rule for writers; no reader must refuse it),
+#: and the bounded-message check is this kit's robustness demand, not a sentence of the spec
+SHOULD_REFUSE = {"10 MB string as format-version", "10 MB string as table-uuid"}
+
+
 def _hostile_case(index: int, name: str) -> Case:
     """A made-on-the-fly input as a case, so that reports and known failures can name it
     (``test_malformed: metadata/hostile > <name>``)."""
@@ -238,6 +244,7 @@ def _hostile_case(index: int, name: str) -> Case:
         input={}, expected=None, error={"rule": "metadata.hostile", "reason": "malformed or out-of-range input"},
         format_versions=(2,), spec=({"section": "Appendix C: Table Metadata and Snapshots", "source": "current"},),
         derived={"from": "RFC 8259 and the JSON types of Appendix C", "agreed": []},
+        level=SHOULD if name in SHOULD_REFUSE else MUST,
     )
 
 

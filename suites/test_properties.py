@@ -14,6 +14,13 @@ Two kinds of test:
   itself: those report "not applicable"): the target's bytes, hashes and transform results
   equal the reference's.
 
+Each test names the spec clause it checks (marker ``spec``): a failure shows it in a section
+"iceberg-conformance: spec clause" and JUnit carries it as the property ``spec``. Reading
+arbitrary bytes without a crash is level ``should`` (marker ``level``): the spec says which bytes
+are no value (the ``binary/invalid`` vectors judge that a reader refuses them, level must); that
+the refusal is a clean error rather than another exception is this kit's demand, so a target
+that throws something else there is ADVISORY.
+
 Runs are reproducible: ``derandomize=True`` (the examples depend only on the test), no example
 database, no deadline. A failure shows the type and value in JSON form (``note``); the
 statistics (``--hypothesis-show-statistics``) list the types drawn (``event``). Inputs a target
@@ -93,6 +100,8 @@ _BINARY_TYPES = gen.primitive_types()
 
 @pytest.mark.area("binary")
 @pytest.mark.capability(BINARY)
+@pytest.mark.spec("Appendix D: Single-value serialization / Binary single-value serialization",
+                  quote="This serialization scheme is for storing single values as individual binary values.")
 def test_binary_round_trip(target):
     """to_bytes then from_bytes gives the value back (Appendix D binary)."""
     tally = Tally(target)
@@ -119,6 +128,8 @@ def test_binary_round_trip(target):
 
 @pytest.mark.area("binary")
 @pytest.mark.capability(BINARY)
+@pytest.mark.spec("Appendix D: Single-value serialization / Binary single-value serialization",
+                  quote="This serialization scheme is for storing single values as individual binary values.")
 def test_binary_agrees_with_reference(target):
     """The target's bytes are the reference's bytes, and it reads the reference's bytes."""
     _not_reference(target)
@@ -146,6 +157,8 @@ def test_binary_agrees_with_reference(target):
 
 @pytest.mark.area("value-json")
 @pytest.mark.capability(VALUE_JSON)
+@pytest.mark.spec("Appendix D: Single-value serialization / JSON single-value serialization",
+                  quote="Single values are serialized as JSON by type according to the following table:")
 def test_value_json_round_trip(target):
     """A JSON single value read and written back means the same (primitive and nested types)."""
     tally = Tally(target)
@@ -171,6 +184,8 @@ _HASHED = gen.primitive_types()
 
 @pytest.mark.area("hash")
 @pytest.mark.capability(HASH)
+@pytest.mark.spec("Appendix B: 32-bit Hash Requirements",
+                  quote="The 32-bit hash implementation is 32-bit Murmur3 hash, x86 variant, seeded with 0.")
 def test_hash_agrees_with_reference(target):
     """The target's Appendix B hash of a value is the reference's."""
     _not_reference(target)
@@ -195,6 +210,9 @@ def test_hash_agrees_with_reference(target):
 
 @pytest.mark.area("hash")
 @pytest.mark.capability(HASH)
+@pytest.mark.spec("Appendix B: 32-bit Hash Requirements (notes 1 and 5)",
+                  quote="Integer and long hash results must be identical for all integer values. ... Float hash "
+                        "values are the result of hashing the float cast to double")
 def test_hash_int_long_and_float_double_agree(target):
     """Appendix B: int and long hash alike for every int; float and double for every float."""
     tally = Tally(target)
@@ -261,6 +279,7 @@ def _reference_transform(text: str, t: IcebergType, v: Any) -> tuple[bool, Any, 
 
 @pytest.mark.area("transforms")
 @pytest.mark.capability(TRANSFORM)
+@pytest.mark.spec("Partitioning / Partition Transforms; Bucket and Truncate Transform Details")
 def test_transforms_agree_with_reference(target):
     """bucket, truncate, year/month/day/hour and identity give the reference's results."""
     _not_reference(target)
@@ -292,6 +311,8 @@ def test_transforms_agree_with_reference(target):
 
 @pytest.mark.area("transforms")
 @pytest.mark.capability(TRANSFORM)
+@pytest.mark.spec("Partitioning / Bucket Transform Details",
+                  quote="The hash mod `N` must produce a positive value by first discarding the sign bit of the hash value.")
 def test_bucket_in_range(target):
     """bucket[N] of any value of a bucket source type is in [0, N)."""
     tally = Tally(target)
@@ -315,6 +336,7 @@ def test_bucket_in_range(target):
 
 @pytest.mark.area("transforms")
 @pytest.mark.capability(TRANSFORM)
+@pytest.mark.spec("Partitioning / Truncate Transform Details", quote="The remainder, `v % W`, must be positive.")
 def test_truncate_is_a_floor(target):
     """truncate[W] of an int, long or decimal v is the largest multiple of W (in unscaled
     units) not above v: v - W < result <= v."""
@@ -362,6 +384,8 @@ def _truncate_or_none(target: Any, w: int, tj: Any, vj: Any, t: IcebergType, v: 
 
 @pytest.mark.area("binary")
 @pytest.mark.capability(BINARY)
+@pytest.mark.spec("Appendix D: Single-value serialization / Binary single-value serialization")
+@pytest.mark.level("should")  # bad bytes must be refused (binary/invalid vectors); HOW is this kit's demand
 def test_binary_reads_any_bytes_without_crashing(target):
     """Reading arbitrary bytes as any primitive type gives a value or a refusal, never a crash
     (a reader's bad-input errors are clear refusals, not tracebacks from deep inside)."""

@@ -19,6 +19,11 @@ import jsonschema
 PACKAGE_VECTORS = Path(__file__).resolve().parent.parent / "vectors"
 CASE_SCHEMA_FILE = "case.schema.json"
 
+#: normative levels of a case (vectors/README.md, "Normative levels"): a target that fails a
+#: ``must`` case FAILs; one that fails a ``should`` case is ADVISORY (shown, never a failure)
+MUST, SHOULD = "must", "should"
+LEVELS = (MUST, SHOULD)
+
 
 def vectors_root() -> Path:
     """The vectors directory: ``$ICEBERG_CONFORMANCE_VECTORS`` or the one beside the suites."""
@@ -42,6 +47,7 @@ class Case:
     derived: dict[str, Any]
     erratum: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    level: str = MUST          # "must" or "should": see vectors/README.md, "Normative levels"
 
     @property
     def id(self) -> str:
@@ -60,6 +66,11 @@ class Case:
     @property
     def expects_error(self) -> bool:
         return self.error is not None
+
+    @property
+    def advisory(self) -> bool:
+        """A ``should`` case: failing it is ADVISORY, not a failure."""
+        return self.level == SHOULD
 
     def path(self, name: str) -> Path:
         """A file named by the case (an Avro manifest, a Puffin file), beside the case file."""
@@ -117,7 +128,7 @@ def load_file(path: Path) -> tuple[Case, ...]:
     cases = []
     for i, t in enumerate(doc["tests"]):
         known = {"description", "input", "expected", "error", "format_versions", "spec",
-                 "derived", "erratum"}
+                 "derived", "erratum", "level"}
         cases.append(Case(
             file=path, rel=rel, index=i, operation=doc["operation"],
             description=t["description"], input=t.get("input", {}),
@@ -125,6 +136,7 @@ def load_file(path: Path) -> tuple[Case, ...]:
             format_versions=tuple(t.get("format_versions", doc["format_versions"])),
             spec=tuple(t.get("spec", doc["spec"])), derived=t["derived"],
             erratum=t.get("erratum"), extra={k: v for k, v in t.items() if k not in known},
+            level=t.get("level", doc.get("level", MUST)),
         ))
     return tuple(cases)
 

@@ -53,3 +53,43 @@ class CrashInsteadOfReject(ReferenceTarget):  # type: ignore[misc,valid-type]
             return super().schema_json_roundtrip(schema, format_version)
         except Rejected:
             raise AttributeError("'NoneType' object has no attribute 'fields'") from None
+
+
+class LenientZulu(ReferenceTarget):  # type: ignore[misc,valid-type]
+    """Reads a timestamptz JSON value ending in ``Z`` as UTC (a reader's leniency: the spec's
+    ``+00:00`` binds the stored form; nothing says a reader must refuse ``Z``). Writes right."""
+
+    name: ClassVar[str] = "lenient-zulu"
+
+    def value_json_roundtrip(self, type_: Any, value: Any) -> Any:
+        if type_ in ("timestamptz", "timestamptz_ns") and isinstance(value, str) and value.endswith("Z"):
+            value = value[:-1] + "+00:00"
+        return super().value_json_roundtrip(type_, value)
+
+
+class ZuluWriter(ReferenceTarget):  # type: ignore[misc,valid-type]
+    """Writes timestamptz JSON values with ``Z`` instead of ``+00:00``: a writer that breaks the
+    spec's "must be '+00:00'"."""
+
+    name: ClassVar[str] = "zulu-writer"
+
+    def value_json_roundtrip(self, type_: Any, value: Any) -> Any:
+        out = super().value_json_roundtrip(type_, value)
+        if type_ in ("timestamptz", "timestamptz_ns") and isinstance(out, str) and out.endswith("+00:00"):
+            return out[: -len("+00:00")] + "Z"
+        return out
+
+
+class LittleEndianUuidBucket(ReferenceTarget):  # type: ignore[misc,valid-type]
+    """bucket[N] of a uuid hashes its little-endian bytes (Appendix B hashes the 16 big-endian
+    bytes): caught by the hash vectors read through ``bucket[2147483647]``."""
+
+    name: ClassVar[str] = "broken-uuid-bucket"
+
+    def transform(self, transform: str, type_: Any, value: Any) -> Any:
+        m = re.fullmatch(r"bucket\[(\d+)\]", transform)
+        if m is None or type_ != "uuid" or value is None:
+            return super().transform(transform, type_, value)
+        import mmh3
+
+        return (mmh3.hash(uuid.UUID(value).bytes_le) & 0x7FFFFFFF) % int(m.group(1))

@@ -54,3 +54,19 @@ def test_crash_is_not_a_rejection(pytester: pytest.Pytester) -> None:
     text = result.stdout.str()
     assert result.ret == 1, text[-3000:]
     assert "the target crashed with AttributeError (expected a rejection)" in text
+
+
+def test_hash_read_through_bucket_says_so(pytester: pytest.Pytester) -> None:
+    result = run_suite(pytester, "test_hash.py", "LittleEndianUuidBucket", "-k", "via_bucket", "-rf")
+    text = result.stdout.str()
+    failed = failed_ids(result)
+    assert result.ret == 1, text[-3000:]
+    assert failed and all("uuid" in line for line in failed), f"failures: {failed[:8]}"
+    assert "via:      the hash was read through the transform bucket[2147483647]" in text, text[-3000:]
+
+
+def test_property_failure_names_its_clause(pytester: pytest.Pytester) -> None:
+    result = run_suite(pytester, "test_properties.py", "SignedModuloBucket", "-k", "bucket_in_range")
+    text = result.stdout.str()
+    assert result.ret == 1, text[-3000:]
+    assert "iceberg-conformance: spec clause" in text and "Bucket Transform Details" in text, text[-3000:]

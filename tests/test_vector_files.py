@@ -119,3 +119,26 @@ def _vector_functions() -> dict[str, tuple[str, ...]]:
         for op, fn in pattern.findall(module.read_text(encoding="utf-8")):
             found.setdefault(op, []).append(fn)
     return {op: tuple(fns) for op, fns in found.items()}
+
+
+def test_current_spec_quotes_are_verbatim() -> None:
+    """Every quote a case gives from the current spec (``source: current``) is in it, verbatim
+    (needs ``ICEBERG_CONFORMANCE_SPEC``, see tests/spec_text.py)."""
+    from tests.spec_text import normalize, spec_text
+
+    text = spec_text()
+    missing = sorted({f"{case.rel}: {s['quote']!r}" for path in FILES for case in load_file(path)
+                      for s in case.spec if s.get("source") == "current" and s.get("quote")
+                      and normalize(s["quote"]) not in text})
+    assert not missing, f"{len(missing)} quotes are not in the current spec:\n" + "\n".join(missing[:40])
+
+
+def test_levels_are_reasoned() -> None:
+    """A file that sets ``level`` says why in its ``notes`` (see vectors/README.md, Normative levels)."""
+    unexplained = []
+    for path in FILES:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        levels = {t.get("level") for t in doc["tests"]} | {doc.get("level")}
+        if "should" in levels and "level" not in doc.get("notes", "").lower():
+            unexplained.append(_rel(path))
+    assert not unexplained, f"files with should-level cases whose notes do not explain the levels: {unexplained}"

@@ -216,9 +216,15 @@ def _agreed(key: str, accept: bool) -> list[str]:
     return out
 
 
-def case_file(stem: str, description: str, versions: list[int], spec: list[dict[str, str]]) -> None:
+def case_file(stem: str, description: str, versions: list[int], spec: list[dict[str, str]],
+              notes: str | None = None, level: str | None = None) -> None:
     CASES[stem] = {"description": description, "operation": "metadata", "spec": spec,
-                   "format_versions": versions, "tests": []}
+                   "format_versions": versions}
+    if notes:
+        CASES[stem]["notes"] = notes
+    if level:
+        CASES[stem]["level"] = level
+    CASES[stem]["tests"] = []
 
 
 def valid(stem: str, rel: str, doc: Any, description: str, expected: dict[str, Any], why: str,
@@ -299,6 +305,28 @@ def both(*changes: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]
             c(d)
     return run
 
+
+# Levels (vectors/README.md, "Normative levels"). The field tables' requirements "are intended for
+# writers when adding metadata files", and "Readers may be more strict for metadata JSON files":
+# a reader that accepts a file breaking one of them is lenient, not non-conforming, so the
+# invalid-v* files are level should. Two refusals stay must: a version above the supported one
+# (the spec says implementations must throw) and a column type the spec does not define (the file
+# has no reading: a reader cannot know the column's values).
+LEVEL_NOTE = (
+    "Level should (file default): each file breaks a rule that binds writers (the field tables' "
+    "requirements 'are intended for writers when adding metadata files'; 'Readers may be more strict "
+    "for metadata JSON files'); the spec asks no reader to refuse it, so a reader that accepts it is "
+    "ADVISORY, not failing. Level must: format-version 99 ('Implementations must throw an exception if "
+    "a table's version is higher than the supported version') and a column of an undefined type.")
+READER_MUST: dict[str, dict[str, Any]] = {
+    "format-version-99": {"level": "must", "spec": [{
+        "section": "Table Metadata Fields", "source": "current",
+        "quote": "Implementations must throw an exception if a table's version is higher than the "
+                 "supported version."}]},
+    "unknown-type": {"level": "must", "spec": [{
+        "section": "Appendix C: JSON serialization / Schemas", "source": "current",
+        "quote": "Types are serialized according to this table:"}]},
+}
 
 Q = {  # spec quotes used in derivations
     "fields": "Table Metadata Fields",
@@ -427,7 +455,9 @@ def build() -> None:
     # 0.12.0 (SqlCatalog on sqlite: create, two appends, add column, delete, tag, branch,
     # add partition field).
     case_file("realistic", "Table metadata files written by Iceberg Java (through Spark) and PyIceberg",
-              [1, 2, 3], sec("Table Metadata Fields") + sec("Appendix C: Table Metadata and Snapshots"))
+              [1, 2, 3], sec("Table Metadata Fields") + sec("Appendix C: Table Metadata and Snapshots"),
+              notes="Level should for the stale v1 file written by PyIceberg: its deprecated schema breaks a rule "
+                    "for writers ('The table's current schema'); the spec asks no reader to refuse it.")
     real = FILES / "realistic"
     for v in (1, 2, 3):
         for kind, what in (("history", "after schema, partition and ref changes, statistics"),
@@ -453,7 +483,7 @@ def build() -> None:
     WRITTEN.add(FILES / rel)
     CASES["realistic"]["tests"].append({
         "description": "v1 written by PyIceberg 0.12.0 after adding a column: the deprecated schema is stale",
-        "input": {"file": f"files/{rel}"}, "format_versions": [1],
+        "input": {"file": f"files/{rel}"}, "format_versions": [1], "level": "should",
         "error": {"rule": "metadata.v1-schema-consistent",
                   "reason": "schema still holds schema 0 while current-schema-id is 1 (apache/iceberg-python#547)"},
         "derived": {"from": "Table Metadata Fields v1: schema is 'The table's current schema'; the file's "
@@ -491,7 +521,8 @@ def build() -> None:
     # ------------------------------------------------------------------ invalid, one rule each
     for v, base_fn, stem in ((1, v1_rich, "invalid-v1"), (2, v2_rich, "invalid-v2"), (3, v3_rich, "invalid-v3")):
         case_file(stem, f"Format v{v} metadata files that each break one rule", [v],
-                  sec("Table Metadata Fields") + sec("Appendix C: Table Metadata and Snapshots"))
+                  sec("Table Metadata Fields") + sec("Appendix C: Table Metadata and Snapshots"),
+                  notes=LEVEL_NOTE, level="should")
 
     def bad(stem: str, base_fn: Callable[[], dict[str, Any]], name: str, change: Callable[[dict[str, Any]], Any],
             description: str, rule: str, reason: str, why: str) -> None:
@@ -505,7 +536,8 @@ def build() -> None:
             spec = [s for s in doc.get("partition-specs", []) if s.get("spec-id") == doc.get("default-spec-id")]
             if len(spec) == 1 and "partition-spec" in doc:
                 doc["partition-spec"] = copy.deepcopy(spec[0]["fields"])
-        invalid(stem, f"v{v}/invalid/{name}.metadata.json", doc, description, rule, reason, why)
+        invalid(stem, f"v{v}/invalid/{name}.metadata.json", doc, description, rule, reason, why,
+                **READER_MUST.get(name, {}))
 
     for stem, fn in (("invalid-v1", v1_rich), ("invalid-v2", v2_rich), ("invalid-v3", v3_rich)):
         v = fn()["format-version"]

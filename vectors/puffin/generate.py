@@ -288,6 +288,16 @@ def valid_files() -> list[dict[str, Any]]:
     ]
 
 
+#: invalid files a reader may read (level should): they break a rule for writers, not the format
+READER_SHOULD = {
+    "reserved-flag-byte0", "reserved-flag-byte3", "footer-lz4-no-content-size", "footer-lz4-claims-6gib",
+    "footer-fields-not-ints", "blob-overlaps-footer", "blob-overlaps-magic", "blob-lz4-no-content-size",
+    "blob-zstd-no-content-size", "blob-zstd-claims-5gib", "blob-lz4-claims-6gib", "blob-zstd-two-frames",
+    "dv-bad-crc", "dv-bad-length", "dv-duplicate-key", "dv-snapshot-id", "dv-compressed",
+    "dv-cardinality-mismatch", "dv-no-referenced-file",
+}
+
+
 def invalid_files() -> list[dict[str, Any]]:
     """name, desc, rule, reason, build() -> bytes, how, agreed."""
     ok_blobs = [dv(SMALL, DATA_FILE)]
@@ -552,12 +562,20 @@ def main() -> None:
             "error": {"rule": f["rule"], "reason": reason},
             "derived": {"from": "a valid file of vectors/puffin/generate.py with one defect: " + f["how"],
                         "agreed": f.get("agreed", []) + ([f"{JAVA} (rejects: {JAVA_REJECTS[f['name']]})"]
-                                                         if f["name"] in JAVA_REJECTS else [])}})
+                                                         if f["name"] in JAVA_REJECTS else [])},
+            **({"level": "should"} if f["name"] in READER_SHOULD else {})})
     write_json(HERE / "invalid.json", {
         "description": "Invalid Puffin files: each breaks one rule and is rejected",
         "operation": "puffin", "spec": SPEC_FILE + [SPEC_CODECS, SPEC_DV], "format_versions": [1, 2, 3],
         "notes": "Reserved flag bits: the spec says they 'should be set to 0 on write'; this kit rejects files "
-                 "with them set, as Iceberg Java does, because a reader cannot know what they mean.",
+                 "with them set, as Iceberg Java does, because a reader cannot know what they mean. "
+                 "Levels (vectors/README.md, Normative levels): a refusal is must where the file cannot be "
+                 "read as Puffin at all (magic, sizes, truncation, footer not JSON or without a required "
+                 "member, a blob outside the file, a codec the spec does not list, a corrupt sketch, a "
+                 "deletion vector whose magic, positions or bitmap count cannot be decoded); it is should "
+                 "where the file has a definite reading and breaks a rule for writers (reserved flags, content "
+                 "size in frames, single frame, blob placement, the DV's CRC, length, key order, -1 ids, "
+                 "no compression, properties) or this kit's size limit: the spec asks no reader to refuse it.",
         "tests": bad_tests})
 
     write_cases()
