@@ -11,7 +11,9 @@
 * ``iceberg-conformance damage TABLE OUT [--rule R] [--check]`` writes single-violation copies
   of a valid table and, with ``--check``, runs the checker on each (recall per area).
 * ``iceberg-conformance export DIR`` writes the vectors and an ``index.json`` of every case,
-  for implementations that consume the vectors with their own test runner.
+  for implementations that consume the vectors with their own test runner;
+  ``export --archive DIR [--golden G]`` writes the release archive for other languages
+  (:mod:`suites.archive`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ import shutil
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+#: the suites' own directory: the repository's suites/ in a checkout, the installed package otherwise
+SUITES = Path(__file__).resolve().parent
 NO_TESTS_COLLECTED = 5
 
 
@@ -31,7 +34,8 @@ def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
 
     report = Path(args.report).resolve()
     report.mkdir(parents=True, exist_ok=True)
-    argv = [str(ROOT / "suites"), "-p", "no:cacheprovider", "--conformance-report", str(report),
+    # the CLI has imported the kit before pytest loads its plugin: no assertion rewriting there
+    argv = [str(SUITES), "-W", "ignore::pytest.PytestAssertRewriteWarning", "-p", "no:cacheprovider", "--conformance-report", str(report),
             f"--junitxml={report / 'junit.xml'}", "-q", "-rfE"]
     if not args.spark:
         argv += ["-m", "not spark"]
@@ -82,25 +86,33 @@ def _rules(args: argparse.Namespace, passthrough: list[str]) -> int:
 
 
 def _export(args: argparse.Namespace, passthrough: list[str]) -> int:
-    from iceberg_conformance.suites.vectors import case_files, load_file, vectors_root
+    import os
 
+    from iceberg_conformance.suites.archive import build_archive, export_tree
+    from iceberg_conformance.suites.vectors import case_files, vectors_root
+
+    if args.archive:
+        golden_dir = args.golden or os.environ.get("ICEBERG_CONFORMANCE_GOLDEN")
+        golden = Path(golden_dir).resolve() if golden_dir else None
+        if golden is not None and not (golden / "warehouse").is_dir():
+            print(f"iceberg-conformance export: {golden} has no warehouse/ (write one with: python -m "
+                  "iceberg_conformance.suites.spark.generate --out DIR)", file=sys.stderr)
+            return 2
+        target = Path(args.archive).resolve()
+        target.mkdir(parents=True, exist_ok=True)
+        path, cases, tables = build_archive(target, golden, progress=lambda s: print(f"  {s}", file=sys.stderr))
+        print(f"wrote {path}: {cases} cases, {tables} golden tables"
+              + ("" if golden else " (no golden tables: give --golden DIR or $ICEBERG_CONFORMANCE_GOLDEN)"))
+        return 0
+    if not args.out:
+        print("iceberg-conformance export: give an output directory or --archive DIR", file=sys.stderr)
+        return 2
     out = Path(args.out).resolve()
-    src = vectors_root()
     if out.exists() and any(out.iterdir()):
         print(f"iceberg-conformance export: {out} is not empty", file=sys.stderr)
         return 2
-    shutil.copytree(src, out / "vectors", dirs_exist_ok=True)
-    index = []
-    for path in case_files(src):
-        for case in load_file(path):
-            entry = {"id": case.id, "file": f"vectors/{path.relative_to(src).as_posix()}",
-                     "index": case.index, "operation": case.operation,
-                     "format_versions": list(case.format_versions), "level": case.level, "input": case.input}
-            entry["error" if case.expects_error else "expected"] = case.error if case.expects_error else case.expected
-            index.append(entry)
-    (out / "index.json").write_text(json.dumps({"cases": index}, indent=1, ensure_ascii=False) + "\n",
-                                    encoding="utf-8")
-    print(f"exported {len(index)} cases from {len(case_files(src))} files to {out}")
+    n = export_tree(out)
+    print(f"exported {n} cases from {len(case_files(vectors_root()))} files to {out}")
     return 0
 
 
@@ -140,8 +152,12 @@ def main(argv: list[str] | None = None) -> int:
                             help="write single-violation copies of a valid table (options: damage --help)")
     damage.add_argument("args", nargs=argparse.REMAINDER, help="TABLE OUT [--rule R] [--seed N] [--check]")
     damage.set_defaults(func=_damage)
-    export = sub.add_parser("export", help="write the vectors and an index of every case")
-    export.add_argument("out", help="output directory (must be empty or absent)")
+    export = sub.add_parser("export", help="write the vectors and an index of every case, or the release archive")
+    export.add_argument("out", nargs="?", help="output directory (must be empty or absent)")
+    export.add_argument("--archive", metavar="DIR",
+                        help="write iceberg-conformance-vectors-<version>.tar.gz into DIR instead (vectors, index, "
+                             "golden tables with relative paths, README, a standard-library consumer)")
+    export.add_argument("--golden", metavar="DIR", help="golden tables to include (default: $ICEBERG_CONFORMANCE_GOLDEN)")
     export.set_defaults(func=_export)
     args = parser.parse_args(argv)
     return int(args.func(args, passthrough))

@@ -37,7 +37,9 @@ from iceberg_conformance.suites.conformance import ADVISORY, UNSUPPORTED
 from iceberg_conformance.suites.targets import (
     DEFAULT_TARGET, ENV_VAR, KnownFailure, TargetLoadError, advisories, known_failures, load_target,
 )
-from iceberg_conformance.suites.vectors import SHOULD, VectorFileError, case_files, cases_for, vectors_root
+from iceberg_conformance.suites.vectors import (
+    SHOULD, VectorFileError, case_files, cases_for, vectors_root, vectors_version,
+)
 
 TARGETS_KEY = pytest.StashKey[list[Any]]()
 KNOWN_KEY = pytest.StashKey[dict[str, list[KnownFailure]]]()
@@ -93,7 +95,14 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     targets = config.stash.get(TARGETS_KEY, [])
     shown = ", ".join(f"{t.name} ({t.version})" for t in targets)
     root = vectors_root()
-    return [f"iceberg-conformance: targets: {shown}; vectors: {root} ({len(case_files(root))} case files)"]
+    return [f"iceberg-conformance: targets: {shown}; vectors {vectors_version(root)}: {root} "
+            f"({len(case_files(root))} case files)"]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _vectors_version_property(record_testsuite_property: Any) -> None:
+    """The vector set's version and the targets, as JUnit test-suite properties."""
+    record_testsuite_property("vectors_version", vectors_version())
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -278,8 +287,11 @@ def write_report(out: Path, config: pytest.Config, rows: list[dict[str, Any]]) -
     """Write matrix.json, matrix.md and matrix.html into ``out``; return the HTML path."""
     out.mkdir(parents=True, exist_ok=True)
     targets = {t.name: t.version for t in config.stash[TARGETS_KEY]}
-    (out / "matrix.json").write_text(json.dumps({"targets": targets, "rows": rows}, indent=2) + "\n")
-    md = ["| target | area | " + " | ".join(OUTCOMES) + " |", "|---|---|" + "---:|" * len(OUTCOMES)]
+    version = vectors_version()
+    (out / "matrix.json").write_text(json.dumps({"vectors_version": version, "targets": targets, "rows": rows},
+                                                indent=2) + "\n")
+    md = [f"vector set {version}", "",
+          "| target | area | " + " | ".join(OUTCOMES) + " |", "|---|---|" + "---:|" * len(OUTCOMES)]
     md += [f"| {r['target']} | {r['area']} | " + " | ".join(str(r[o]) for o in OUTCOMES) + " |" for r in rows]
     (out / "matrix.md").write_text("\n".join(md) + "\n")
     areas = sorted({r["area"] for r in rows})
@@ -317,6 +329,7 @@ td,th{{border:1px solid #ccc;padding:.45em .7em;text-align:center;vertical-align
 .unsup{{background:#eee;color:#777}}.none{{color:#aaa}}small{{color:#555}}
 .legend span{{display:inline-block;padding:.15em .6em;margin-right:.6em;border:1px solid #ccc}}</style>
 <h1>iceberg-conformance: target &times; area</h1>
+<p>Vector set {html.escape(version)}.</p>
 <p>Each cell: how many of the judged tests the target conforms to. Judged = passed + unexpected
 failures + known failures (a known failure is a recorded non-conformance of a MUST-level case,
 with its reason, link and the spec sentence it breaks, beside the adapter). UNSUPPORTED

@@ -16,8 +16,8 @@ from typing import Any
 
 import jsonschema
 
-PACKAGE_VECTORS = Path(__file__).resolve().parent.parent / "vectors"
 CASE_SCHEMA_FILE = "case.schema.json"
+VERSION_FILE = "VERSION"
 
 #: normative levels of a case (vectors/README.md, "Normative levels"): a target that fails a
 #: ``must`` case FAILs; one that fails a ``should`` case is ADVISORY (shown, never a failure)
@@ -25,9 +25,28 @@ MUST, SHOULD = "must", "should"
 LEVELS = (MUST, SHOULD)
 
 
+def _package_vectors() -> Path:
+    """The vectors shipped with the kit (package data of ``iceberg_conformance.vectors``; in a
+    checkout, the repository's ``vectors/``)."""
+    from importlib import resources
+
+    found = resources.files("iceberg_conformance.vectors")
+    return Path(str(found))
+
+
 def vectors_root() -> Path:
-    """The vectors directory: ``$ICEBERG_CONFORMANCE_VECTORS`` or the one beside the suites."""
-    return Path(os.environ.get("ICEBERG_CONFORMANCE_VECTORS", PACKAGE_VECTORS)).resolve()
+    """The vectors directory: ``$ICEBERG_CONFORMANCE_VECTORS`` or the kit's own."""
+    given = os.environ.get("ICEBERG_CONFORMANCE_VECTORS")
+    return Path(given).resolve() if given else _package_vectors().resolve()
+
+
+def vectors_version(root: Path | None = None) -> str:
+    """The vector set's version (semver, ``VERSION`` in the vectors directory)."""
+    path = (root or vectors_root()) / VERSION_FILE
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except OSError:
+        return "unversioned"
 
 
 @dataclass(frozen=True)
