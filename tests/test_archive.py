@@ -79,3 +79,17 @@ def test_consumer_catches_a_broken_case_file(tmp_path: Path, damage: str) -> Non
         doc["tests"][0]["level"] = "may"
         case_file.write_text(json.dumps(doc), encoding="utf-8")
     assert _consume(root).returncode == 1
+
+
+def test_extracted_cases_validate_against_the_extracted_schema(tmp_path: Path) -> None:
+    import jsonschema
+
+    root = _extract(tmp_path)
+    schema = json.loads((root / "vectors" / "case.schema.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    index = json.loads((root / "index.json").read_text(encoding="utf-8"))
+    files = sorted({c["file"] for c in index["cases"]})
+    assert len(files) > 20
+    for name in files:
+        errors = list(validator.iter_errors(json.loads((root / name).read_text(encoding="utf-8"))))
+        assert not errors, f"{name}: {errors[0].message}"
