@@ -1,5 +1,3 @@
-import sys
+from iceberg_conformance.checker.cli import entry
 
-from iceberg_conformance.checker.cli import main
-
-sys.exit(main())
+entry()

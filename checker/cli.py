@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 from iceberg_conformance.checker.report import render_text, to_json
 from iceberg_conformance.checker.table import Unit, check_table, find_tables
@@ -25,6 +25,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--fail-on", choices=("error", "warning", "info"), default="error",
                     help="lowest severity that makes the exit status 1 (default: error)")
     ap.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    ap.add_argument("--allow-root", action="append", default=[], metavar="DIR",
+                    help="also read files under DIR (by default only files under the table's location and "
+                         "directory are read; others are reported as files.outside-table)")
     try:
         args = ap.parse_args(argv)
     except SystemExit as e:
@@ -47,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for t in tables:
         if not args.quiet:
             print(f"checking {t}", file=sys.stderr)
-        results.append(check_table(t, progress=progress))
+        results.append(check_table(t, progress=progress, allowed_roots=args.allow_root))
         if show:
             print("\r", end="", file=sys.stderr)
     unreadable = [r for r in results if any(f.rule in ("metadata.json-syntax", "metadata.file-unreadable",
@@ -61,3 +64,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     levels = {"error": ("error",), "warning": ("error", "warning"), "info": ("error", "warning", "info")}[args.fail_on]
     return 1 if any(f.severity in levels for r in results for f in r.findings) else 0
+
+
+def exit_hard(code: int) -> NoReturn:
+    """End the process with ``code`` once the output is flushed, without running native
+    libraries' exit-time destructors: a thread pool torn down at interpreter exit can abort the
+    process ("terminate called without an active exception", exit 134) after a complete report,
+    which a CI gate would read as a crash."""
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (BrokenPipeError, ValueError):  # the reader went away (e.g. `| head`)
+            pass
+    os._exit(code)
+
+
+def entry() -> None:
+    """The ``iceberg-conformance-check`` command."""
+    exit_hard(main())

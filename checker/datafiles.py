@@ -267,6 +267,22 @@ def _show(v: Any) -> str:
     return repr(v) if isinstance(v, str) else str(v)
 
 
+def absent(path: str) -> tuple[str, str] | None:
+    """Why ``path`` cannot be read as a table file: (``files.missing``, "does not exist") or
+    (``files.not-regular``, "is a FIFO ..."); None for a regular file. Opens nothing."""
+    import stat
+
+    from iceberg_conformance.reference.safeio import kind_of
+
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return "files.missing", "does not exist"
+    if not stat.S_ISREG(mode):
+        return "files.not-regular", f"is {kind_of(mode)}, not a regular file; it is not read"
+    return None
+
+
 def file_exists(path: str) -> bool:
     return os.path.isfile(path)
 
@@ -364,8 +380,9 @@ def check_file(doc: dict[str, Any], unit: Any) -> list[Finding]:
     if local is None:
         add("checker.not-checked", "check not available: not a local path", "-", "file_path", "warning")
         return out
-    if not os.path.isfile(local):
-        add("files.missing", "does not exist", CLAUSE_DATA_FILE + " (file_path)", "file_path")
+    why = absent(local)
+    if why is not None:
+        add(why[0], why[1], CLAUSE_DATA_FILE + " (file_path)", "file_path")
         return out
     size = os.path.getsize(local)
     claimed = df.get("file_size_in_bytes")
@@ -408,7 +425,9 @@ def _check_parquet(doc: dict[str, Any], local: str, uri: str, df: dict[str, Any]
     index = rp.index_fields(schemas)
     props = doc.get("properties")
     name_mapping = isinstance(props, dict) and "schema.name-mapping.default" in props
-    with open(local, "rb") as fh:
+    from iceberg_conformance.reference.safeio import open_regular
+
+    with open_regular(local) as fh:
         try:
             pf = pq.ParquetFile(fh)
             root = rp.parse_schema_text(str(pf.schema))

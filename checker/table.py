@@ -38,6 +38,7 @@ from typing import Any, Callable, Iterable, Iterator
 from iceberg_conformance.reference.findings import Finding
 
 from iceberg_conformance.checker.datafiles import local_path
+from iceberg_conformance.reference.safeio import is_regular
 
 CLAUSE_FILES = "Manifests: data_file file_path, file_size_in_bytes"
 CLAUSE_SNAPSHOTS = "Snapshots; Manifest Lists"
@@ -59,9 +60,58 @@ class Unit:
     table: str
     path: str
     context: dict[str, Any] = field(default_factory=dict)
+    #: directories the unit may read under (the table's location and directory, and roots the
+    #: user allowed); empty: no confinement
+    roots: list[str] = field(default_factory=list)
 
     def label(self) -> str:
         return f"{self.kind} {self.path}"
+
+
+# --- confinement: only files under the table are read --------------------------------------------
+
+_ROOTS: list[str] = []
+
+
+def table_roots(table: str, doc: dict[str, Any] | None, allowed: list[str] | None = None) -> list[str]:
+    """The directories a table's files may be read from: its ``location``, the directory of its
+    metadata file's ``metadata/`` folder, and ``allowed`` (resolved, symbolic links followed)."""
+    roots = [os.path.dirname(os.path.dirname(os.path.abspath(table)))]
+    loc = doc.get("location") if isinstance(doc, dict) else None
+    if isinstance(loc, str):
+        local = local_path(loc)
+        if local is not None:
+            roots.append(local)
+    roots += list(allowed or [])
+    return sorted({os.path.realpath(os.path.abspath(r)) for r in roots})
+
+
+def outside(local: str) -> bool:
+    """Whether ``local`` resolves outside every root in force (never when none is set)."""
+    if not _ROOTS:
+        return False
+    real = os.path.realpath(os.path.abspath(local))
+    return not any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in _ROOTS)
+
+
+def _outside_finding(file: str, location: str, path: str) -> Finding:
+    return Finding("files.outside-table", f"{path} resolves outside the table's location and directory; it is "
+                   "not read (allow its directory with --allow-root to check it)", "-", file, location, "warning")
+
+
+def _blocked(local: str, file: str, location: str, path: str, missing_rule: str, what: str) -> Finding | None:
+    """The finding that keeps ``local`` from being read (outside the table, absent, not a
+    regular file), or None."""
+    from iceberg_conformance.checker.datafiles import absent
+
+    if outside(local):
+        return _outside_finding(file, location, path)
+    why = absent(local)
+    if why is None:
+        return None
+    rule = missing_rule if why[0] == "files.missing" else why[0]
+    clause = CLAUSE_SNAPSHOTS if why[0] == "files.missing" else "-"
+    return Finding(rule, f"{what} {path} {why[1]}", clause, file, location)
 
 
 # --- finding tables ---------------------------------------------------------------------------
@@ -70,7 +120,8 @@ def _version_of(name: str) -> int | None:
     m = _VERSION_FILE.match(name)
     if not m:
         return None
-    return int(m.group(1) or m.group(4))
+    digits = m.group(1) or m.group(4)
+    return int(digits) if len(digits) < 19 else None
 
 
 def latest_metadata(table_dir: str) -> str | None:
@@ -87,7 +138,7 @@ def latest_metadata(table_dir: str) -> str | None:
         with open(hint, "r", encoding="utf-8", errors="replace") as f:
             text = f.read().strip()
         for n in names:
-            if text.isdigit() and _version_of(n) == int(text) and n.startswith("v"):
+            if text.isdigit() and len(text) < 19 and _version_of(n) == int(text) and n.startswith("v"):
                 return os.path.join(meta, n)
     versioned = [(v, n) for n in names if (v := _version_of(n)) is not None]
     if versioned:
@@ -159,7 +210,7 @@ def _snapshot_manifests(doc: dict[str, Any], snap: dict[str, Any]) -> list[dict[
     ml = snap.get("manifest-list")
     if isinstance(ml, str):
         local = local_path(ml)
-        if local is None or not os.path.isfile(local):
+        if local is None or outside(local) or not is_regular(local):
             return []
         return _manifest_list(local, version)[0]
     return [{"manifest_path": p, "partition_spec_id": 0, "content": 0, "sequence_number": 0,
@@ -175,7 +226,7 @@ def live_entries(doc: dict[str, Any], snap: dict[str, Any]) -> Iterator[tuple[di
     version = format_version(doc)
     for mf in _snapshot_manifests(doc, snap):
         local = local_path(str(mf.get("manifest_path")))
-        if local is None or not os.path.isfile(local):
+        if local is None or outside(local) or not is_regular(local):
             continue
         entries, _ = _manifest(local, version)
         for i, e in enumerate(inherit(entries, mf, version)):
@@ -200,7 +251,7 @@ def _canonical(value: Any) -> str:
 
 # --- planning --------------------------------------------------------------------------------
 
-def plan_units(table: str) -> list[Unit]:
+def plan_units(table: str, allowed_roots: list[str] | None = None) -> list[Unit]:
     """Every unit of work for the table whose metadata file is ``table`` (a path or a
     ``file:`` URI).
 
@@ -210,8 +261,17 @@ def plan_units(table: str) -> list[Unit]:
     vector) is one unit, checked against every distinct ``data_file`` record that describes it.
     """
     table = local_path(table) or table
-    units = [Unit("metadata", table, table)]
     doc = _doc(table)
+    global _ROOTS
+    _ROOTS = table_roots(table, doc, allowed_roots)
+    units = _plan(table, doc)
+    for u in units:
+        u.roots = list(_ROOTS)
+    return units
+
+
+def _plan(table: str, doc: dict[str, Any] | None) -> list[Unit]:
+    units = [Unit("metadata", table, table)]
     if doc is None:
         return units
     snaps = [s for s in doc.get("snapshots") or [] if isinstance(s, dict)]
@@ -294,6 +354,8 @@ def run_unit(unit: Unit) -> list[Finding]:
         "metadata": _run_metadata, "snapshot": _run_snapshot, "manifest": _run_manifest,
         "data-file": _run_file, "delete-file": _run_file, "puffin": _run_puffin,
     }
+    global _ROOTS
+    _ROOTS = list(unit.roots)
     try:
         return runners[unit.kind](unit)
     except Exception as e:  # a checker bug must not hide the other findings
@@ -319,9 +381,10 @@ def _run_metadata(unit: Unit) -> list[Finding]:
             if p is None:
                 out.append(_unavailable(unit.table, where, f"{st['statistics-path']} is not a local path"))
                 continue
-            if not os.path.isfile(p):
-                out.append(Finding("files.statistics-missing", f"statistics file {st['statistics-path']} does not exist",
-                                   CLAUSE_STATS, unit.table, where))
+            blocked = _blocked(p, unit.table, where, st["statistics-path"], "files.statistics-missing",
+                               "statistics file")
+            if blocked is not None:
+                out.append(blocked)
                 continue
             size = st.get("file-size-in-bytes")
             if isinstance(size, int) and size != os.path.getsize(p):
@@ -354,9 +417,9 @@ def _run_snapshot(unit: Unit) -> list[Finding]:
         local = local_path(ml)
         if local is None:
             return [_unavailable(unit.table, loc, f"manifest list {ml} is not a local path")]
-        if not os.path.isfile(local):
-            return [Finding("files.manifest-list-missing", f"manifest list {ml} does not exist", CLAUSE_SNAPSHOTS,
-                            unit.table, loc)]
+        blocked = _blocked(local, unit.table, loc, ml, "files.manifest-list-missing", "manifest list")
+        if blocked is not None:
+            return [blocked]
         out.extend(_manifest_list(local, version)[1])
         file = local
     else:
@@ -378,9 +441,9 @@ def _run_snapshot(unit: Unit) -> list[Finding]:
         if local is None:
             out.append(_unavailable(file, mloc, f"{mpath} is not a local path"))
             continue
-        if not os.path.isfile(local):
-            out.append(Finding("files.manifest-missing", f"manifest {mpath} does not exist", CLAUSE_SNAPSHOTS,
-                               file, mloc))
+        blocked = _blocked(local, file, mloc, mpath, "files.manifest-missing", "manifest")
+        if blocked is not None:
+            out.append(blocked)
             continue
         length = mf.get("manifest_length")
         if isinstance(length, int) and length != os.path.getsize(local):
@@ -479,7 +542,7 @@ def _row_lineage(doc: dict[str, Any], snap: dict[str, Any], mfs: list[dict[str, 
         if not isinstance(frid, int) or frid < first:
             continue  # assigned by an earlier snapshot and preserved
         local = local_path(str(mf.get("manifest_path")))
-        if local is None or not os.path.isfile(local):
+        if local is None or outside(local) or not is_regular(local):
             continue
         entries, _ = _manifest(local, 3)
         rows = sum(int(e["data_file"].get("record_count") or 0) for e in entries
@@ -513,7 +576,7 @@ def _run_manifest(unit: Unit) -> list[Finding]:
     local = local_path(unit.path)
     if local is None:
         return [_unavailable(unit.path, "", "not a local path")]
-    if not os.path.isfile(local):
+    if outside(local) or not is_regular(local):
         return []  # reported by the snapshot unit
     out: list[Finding] = []
     for rec in unit.context.get("records") or [{"record": {}, "where": []}]:
@@ -555,6 +618,11 @@ def _run_file(unit: Unit) -> list[Finding]:
         out.append(Finding("manifests.sequence-number-changed", f"{_describe_key(unit.path)}: its data/file sequence "
                            f"numbers differ between the entries that list it: {shown}", CLAUSE_SEQ_NUMBERS,
                            local_path(str(first[0])) or str(first[0]), f"entries[{first[1]}]"))
+    local = local_path(unit.path)
+    if local is not None and outside(local):
+        first_rec = (unit.context.get("records") or [{}])[0]
+        return out + [_outside_finding(str(first_rec.get("manifest", unit.table)),
+                                       f"entries[{first_rec.get('index', '?')}] data_file/file_path", unit.path)]
     for rec in unit.context.get("records") or []:
         ctx = dict(rec)
         ctx["targets"] = unit.context.get("targets") or {}
@@ -568,7 +636,7 @@ def _run_puffin(unit: Unit) -> list[Finding]:
     from iceberg_conformance.reference.puffin import validate_puffin
 
     local = local_path(unit.path)
-    if local is None or not os.path.isfile(local):
+    if local is None or outside(local) or not is_regular(local):
         return []  # reported by the delete-file units
     return validate_puffin(local)
 
@@ -584,7 +652,8 @@ class TableResult:
 
 
 def check_table(table: str, progress: Callable[[int, int, Unit], None] | None = None,
-                mapper: Callable[[Callable[[Unit], list[Finding]], list[Unit]], Iterable[list[Finding]]] | None = None
+                mapper: Callable[[Callable[[Unit], list[Finding]], list[Unit]], Iterable[list[Finding]]] | None = None,
+                allowed_roots: list[str] | None = None
                 ) -> TableResult:
     """Plan and run every unit of one table (``mapper`` may run them elsewhere)."""
     import time
@@ -592,7 +661,7 @@ def check_table(table: str, progress: Callable[[int, int, Unit], None] | None = 
     start = time.monotonic()
     table = local_path(table) or table
     clear_caches()
-    units = plan_units(table)
+    units = plan_units(table, allowed_roots)
     findings: list[Finding] = []
     if mapper is not None:
         for part in mapper(run_unit, units):

@@ -37,6 +37,7 @@ import fastavro
 
 from .hashing import scaled, unscaled
 from .errors import SpecViolation
+from .safeio import open_regular
 from .types import (
     BinaryType, BooleanType, DateType, DecimalType, DoubleType, FixedType, FloatType,
     GeographyType, GeometryType, IcebergType, IntegerType, ListType, LongType, MapType,
@@ -429,8 +430,8 @@ def read_container(path: str) -> tuple[AvroSchema, dict[str, str], list[dict[str
         raise SpecViolation("avro.unreadable", f"{path}: {size} bytes is more than this reader takes",
                             clause=CLAUSE)
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        with open_regular(path) as f:
+            data = f.read(MAX_FILE_BYTES + 1)
         header, body_at = _read_header(data)
         writer_schema = json.loads(header["avro.schema"].decode("utf-8"))
         meta = {k: v.decode("utf-8", "replace") for k, v in header.items() if not k.startswith("avro.")}

@@ -43,6 +43,7 @@ import jsonschema  # type: ignore[import-untyped]
 from . import partitioning
 from . import schema as schema_rules
 from .errors import SpecViolation
+from .safeio import open_regular
 from .findings import Finding, Severity
 from .types import (
     DoubleType, FloatType, IcebergType, ListType, MapType, NestedType, PrimitiveType,
@@ -88,6 +89,8 @@ def _rules(*rules: Rule) -> dict[str, Rule]:
 RULES: dict[str, Rule] = _rules(
     # --- reading the file
     Rule("metadata.file-unreadable", "Table Metadata", "the file cannot be opened or read"),
+    Rule("files.not-regular", "Table Metadata (kit limit)",
+         "the path names a FIFO, device, socket or directory, which is not read"),
     Rule("metadata.file-too-large", "Table Metadata (kit limit)",
          f"the file (or its decompressed content) is larger than {MAX_METADATA_BYTES} bytes"),
     Rule("metadata.gzip", "Appendix C: Table Metadata and Snapshots",
@@ -278,8 +281,11 @@ def _read_bounded(path: Path, col: _Collector) -> bytes | None:
         if size > MAX_METADATA_BYTES:
             col.add("metadata.file-too-large", f"the file has {size} bytes (limit {MAX_METADATA_BYTES})")
             return None
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             data = f.read(MAX_METADATA_BYTES + 1)
+    except SpecViolation as e:
+        col.add("files.not-regular", e.detail)
+        return None
     except OSError as e:
         col.add("metadata.file-unreadable", f"cannot read the file: {e.strerror or e}")
         return None

@@ -48,6 +48,7 @@ import zstandard
 
 from . import deletion_vectors as dv
 from .errors import SpecViolation
+from .safeio import open_regular
 from .findings import Finding
 
 CLAUSE_FILE = "Puffin: File structure"
@@ -289,7 +290,7 @@ class PuffinFile:
     limits: Limits = DEFAULT_LIMITS
 
     def _open(self) -> BinaryIO:
-        return io.BytesIO(self.source) if isinstance(self.source, bytes) else open(self.source, "rb")
+        return io.BytesIO(self.source) if isinstance(self.source, bytes) else open_regular(self.source)
 
     def raw_blob(self, index: int) -> bytes:
         """The stored (possibly compressed) bytes of blob ``index``."""
@@ -311,7 +312,10 @@ def read_puffin(source: str | os.PathLike[str] | bytes, limits: Limits = DEFAULT
     """Read and check the structure of a Puffin file (magics, footer, flags, footer JSON, blob
     bounds and codecs). Blob contents are checked by :func:`decode_blob`."""
     src: str | bytes = source if isinstance(source, bytes) else os.fspath(source)
-    f: BinaryIO = io.BytesIO(src) if isinstance(src, bytes) else open(src, "rb")
+    try:
+        f: BinaryIO = io.BytesIO(src) if isinstance(src, bytes) else open_regular(src)
+    except OSError as e:
+        raise _violation("puffin.unreadable", f"cannot open the file: {e.strerror or e}", CLAUSE_FILE) from None
     with f:
         size = f.seek(0, io.SEEK_END)
         if size < MIN_FILE_LENGTH:

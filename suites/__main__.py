@@ -1,7 +1,5 @@
 """``python -m iceberg_conformance.suites`` is ``iceberg-conformance``."""
 
-import sys
+from iceberg_conformance.suites.cli import entry
 
-from iceberg_conformance.suites.cli import main
-
-sys.exit(main())
+entry()

@@ -163,5 +163,12 @@ def main(argv: list[str] | None = None) -> int:
     return int(args.func(args, passthrough))
 
 
+def entry() -> None:
+    """The ``iceberg-conformance`` command (see :func:`checker.cli.exit_hard` for why it exits so)."""
+    from iceberg_conformance.checker.cli import exit_hard
+
+    exit_hard(main())
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()
