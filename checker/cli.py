@@ -25,6 +25,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--fail-on", choices=("error", "warning", "info"), default="error",
                     help="lowest severity that makes the exit status 1 (default: error)")
     ap.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    ap.add_argument("--metadata-only", action="store_true",
+                    help="check metadata, manifest lists and manifests only (every entry's rules, counts, bounds "
+                         "encodings, summaries, inheritance); data and delete files are not opened")
+    ap.add_argument("--workers", type=int, default=1, metavar="N",
+                    help="run the checks in N local processes (default 1)")
     ap.add_argument("--allow-root", action="append", default=[], metavar="DIR",
                     help="also read files under DIR (by default only files under the table's location and "
                          "directory are read; others are reported as files.outside-table)")
@@ -50,7 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for t in tables:
         if not args.quiet:
             print(f"checking {t}", file=sys.stderr)
-        results.append(check_table(t, progress=progress, allowed_roots=args.allow_root))
+        results.append(check_table(t, progress=progress, allowed_roots=args.allow_root,
+                                   metadata_only=args.metadata_only, workers=max(1, args.workers)))
         if show:
             print("\r", end="", file=sys.stderr)
     unreadable = [r for r in results if any(f.rule in ("metadata.json-syntax", "metadata.file-unreadable",

@@ -251,7 +251,7 @@ def _canonical(value: Any) -> str:
 
 # --- planning --------------------------------------------------------------------------------
 
-def plan_units(table: str, allowed_roots: list[str] | None = None) -> list[Unit]:
+def plan_units(table: str, allowed_roots: list[str] | None = None, metadata_only: bool = False) -> list[Unit]:
     """Every unit of work for the table whose metadata file is ``table`` (a path or a
     ``file:`` URI).
 
@@ -264,13 +264,13 @@ def plan_units(table: str, allowed_roots: list[str] | None = None) -> list[Unit]
     doc = _doc(table)
     global _ROOTS
     _ROOTS = table_roots(table, doc, allowed_roots)
-    units = _plan(table, doc)
+    units = _plan(table, doc, metadata_only)
     for u in units:
         u.roots = list(_ROOTS)
     return units
 
 
-def _plan(table: str, doc: dict[str, Any] | None) -> list[Unit]:
+def _plan(table: str, doc: dict[str, Any] | None, metadata_only: bool = False) -> list[Unit]:
     units = [Unit("metadata", table, table)]
     if doc is None:
         return units
@@ -287,7 +287,7 @@ def _plan(table: str, doc: dict[str, Any] | None) -> list[Unit]:
         units.append(Unit("snapshot", table, str(snap.get("manifest-list", "")), {"snapshot_id": sid}))
         try:
             listed = _snapshot_manifests(doc, snap)
-            entries = list(live_entries(doc, snap))
+            entries = [] if metadata_only else list(live_entries(doc, snap))
         except Exception:  # unreadable input: the snapshot and manifest units report it
             listed, entries = [], []
         list_path = str(snap.get("manifest-list", ""))
@@ -653,16 +653,22 @@ class TableResult:
 
 def check_table(table: str, progress: Callable[[int, int, Unit], None] | None = None,
                 mapper: Callable[[Callable[[Unit], list[Finding]], list[Unit]], Iterable[list[Finding]]] | None = None,
-                allowed_roots: list[str] | None = None
+                allowed_roots: list[str] | None = None, metadata_only: bool = False, workers: int = 1
                 ) -> TableResult:
-    """Plan and run every unit of one table (``mapper`` may run them elsewhere)."""
+    """Plan and run every unit of one table. ``metadata_only`` leaves out the data and delete
+    files (every metadata, manifest-list and manifest rule still runs); ``workers`` > 1 runs the
+    units in a pool of local processes; ``mapper`` may run them elsewhere (an engine)."""
     import time
 
     start = time.monotonic()
     table = local_path(table) or table
     clear_caches()
-    units = plan_units(table, allowed_roots)
+    units = plan_units(table, allowed_roots, metadata_only)
+    if metadata_only:
+        units = [u for u in units if u.kind in METADATA_KINDS]
     findings: list[Finding] = []
+    if mapper is None and workers > 1 and len(units) > 1:
+        mapper = _pool_mapper(workers, progress)
     if mapper is not None:
         for part in mapper(run_unit, units):
             findings.extend(part)
@@ -672,6 +678,25 @@ def check_table(table: str, progress: Callable[[int, int, Unit], None] | None = 
                 progress(i, len(units), u)
             findings.extend(run_unit(u))
     return TableResult(table, _dedupe(findings), len(units), time.monotonic() - start)
+
+
+#: unit kinds that read only metadata, manifest lists and manifests
+METADATA_KINDS = frozenset({"metadata", "snapshot", "manifest"})
+
+
+def _pool_mapper(workers: int, progress: Callable[[int, int, Unit], None] | None
+                 ) -> Callable[[Callable[[Unit], list[Finding]], list[Unit]], Iterable[list[Finding]]]:
+    """Run units in ``workers`` local processes (units are independent and picklable)."""
+    def run(fn: Callable[[Unit], list[Finding]], units: list[Unit]) -> Iterator[list[Finding]]:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context()
+        with ctx.Pool(workers) as pool:
+            for i, part in enumerate(pool.imap(fn, units, chunksize=max(1, len(units) // (workers * 8)))):
+                if progress is not None:
+                    progress(i, len(units), units[i])
+                yield part
+    return run
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:

@@ -173,6 +173,16 @@ def required_header_keys(version: int) -> tuple[str, ...]:
 
 # --- partition types --------------------------------------------------------------------------
 
+def _fields_by_id(t: IcebergType, out: dict[int, NestedField] | None = None) -> dict[int, NestedField]:
+    """Every field reached through structs, by id (what :func:`_find_field` searches)."""
+    out = {} if out is None else out
+    if isinstance(t, StructType):
+        for f in t.fields:
+            out.setdefault(f.field_id, f)
+            _fields_by_id(f.field_type, out)
+    return out
+
+
 def _find_field(t: IcebergType, fid: int) -> NestedField | None:
     if isinstance(t, StructType):
         for f in t.fields:
@@ -477,17 +487,19 @@ def _compare_key(t: IcebergType, v: Any) -> Any:
     return v
 
 
-def _check_bounds(df: dict[str, Any], schema: StructType | None, path: str, loc: str) -> list[Finding]:
+def _check_bounds(df: dict[str, Any], schema: StructType | None, path: str, loc: str,
+                  by_id: dict[int, NestedField] | None = None) -> list[Finding]:
     from .binary import bound_from_bytes, is_minimal_decimal
 
     out: list[Finding] = []
     lower, upper = df.get("lower_bounds") or {}, df.get("upper_bounds") or {}
     if schema is None:
         return out
+    by_id = _fields_by_id(schema) if by_id is None else by_id
     decoded: dict[str, dict[str, Any]] = {"lower": {}, "upper": {}}
     for which, bounds in (("lower", lower), ("upper", upper)):
         for key, hexv in bounds.items():
-            column = _find_field(schema, int(key))
+            column = by_id.get(int(key))
             if column is None:
                 continue  # a dropped column; nothing to decode with
             try:
@@ -560,6 +572,7 @@ def _check_entries(entries: list[dict[str, Any]], version: int, meta: dict[str, 
                                             CLAUSE_ENTRIES, path, "data_file.partition"))
             except (SpecViolation, KeyError, ValueError, TypeError):
                 pass
+    by_id = _fields_by_id(schema) if schema is not None else {}
     for i, e in enumerate(entries):
         loc = f"entries[{i}]"
         df = e["data_file"]
@@ -615,7 +628,7 @@ def _check_entries(entries: list[dict[str, Any]], version: int, meta: dict[str, 
                 if missing:
                     out.append(_finding("manifests.dv-fields", f"deletion vector entry lacks {', '.join(missing)}",
                                         CLAUSE_DELETES, path, loc))
-        out.extend(_check_bounds(df, schema, path, loc))
+        out.extend(_check_bounds(df, schema, path, loc, by_id))
     if context and context.manifest_file is not None:
         out.extend(check_against_list_entry(entries, context.manifest_file, ptype, version, meta, path))
     return out
@@ -631,7 +644,8 @@ def inherit(entries: list[dict[str, Any]], manifest_file: dict[str, Any], versio
     next_row = manifest_file.get("first_row_id")
     out = []
     for e in entries:
-        e = json.loads(json.dumps(e))
+        e = dict(e)  # inheritance writes the entry and its data_file, never deeper
+        e["data_file"] = dict(e["data_file"])
         if e.get("snapshot_id") is None:
             e["snapshot_id"] = manifest_file.get("added_snapshot_id")
         for key in ("sequence_number", "file_sequence_number"):

@@ -29,6 +29,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="check the Iceberg table(s) at PATH: a metadata file, a table directory or a warehouse "
              f"(repeatable; env {ENV_TABLE}, comma-separated)")
     group.addoption(
+        "--table-metadata-only", action="store_true", default=False,
+        help="check only metadata, manifest lists and manifests of --table tables (no data or delete files)")
+    group.addoption(
         "--table-fail-on", choices=("error", "warning"), default="error",
         help="lowest finding severity that fails a table check (default: error)")
 

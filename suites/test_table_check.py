@@ -31,7 +31,7 @@ pytestmark = pytest.mark.area("table-check")
 
 def test_table_conforms(iceberg_table: str, request: pytest.FixtureRequest) -> None:
     levels = ("error",) if request.config.getoption("table_fail_on") == "error" else ("error", "warning")
-    result = check_table(iceberg_table)
+    result = check_table(iceberg_table, metadata_only=request.config.getoption("table_metadata_only"))
     bad = [f for f in result.findings if f.severity in levels]
     if bad:
         pytest.fail(f"{iceberg_table}: {len(bad)} finding(s)\n{format_findings(bad)}", pytrace=False)
