@@ -136,6 +136,18 @@ class Overlay:
             for i, e in enumerate(self.manifest(p).records):
                 yield p, i, e
 
+    def has_field(self, manifest_path: str, name: str) -> bool:
+        """Whether the manifest's Avro schema has ``name`` in its entry or data_file record (a
+        value set on a field the writer's schema lacks would not be written)."""
+        schema = self.manifest(manifest_path).schema
+        fields = list(schema.get("fields") or [])
+        for f in schema.get("fields") or []:
+            if f.get("name") == "data_file":
+                t = f["type"]
+                t = next((x for x in t if isinstance(x, dict)), {}) if isinstance(t, list) else t
+                fields += list(t.get("fields") or []) if isinstance(t, dict) else []
+        return any(f.get("name") == name for f in fields)
+
     def list_record_for(self, manifest_path: str) -> dict[str, Any] | None:
         for _s, _l, _i, rec in self.list_records():
             if rec["manifest_path"] == manifest_path:
@@ -497,7 +509,7 @@ def _manifest_missing(o: Overlay, rng: random.Random) -> str | None:
     if c is None:
         return None
     snap, lst, i, rec = c
-    rec["manifest_path"] = str(rec["manifest_path"]).replace(".avro", "-gone.avro")
+    rec["manifest_path"] = str(rec["manifest_path"]) + ".gone"
     o.touch_list(lst)
     return f"snapshot {snap['snapshot-id']}: manifests[{i}].manifest_path names a missing file"
 
@@ -652,7 +664,8 @@ def _status(o: Overlay, rng: random.Random) -> str | None:
 def _seq_explicit(o: Overlay, rng: random.Random) -> str | None:
     if o.version < 2:
         return None
-    c = _pick_entry(o, rng, [x for x in o.entries() if x[2].get("status") == 0])
+    c = _pick_entry(o, rng, [x for x in o.entries() if x[2].get("status") == 0
+                             and o.has_field(x[0], "sequence_number")])
     if c is None:
         return None
     p, i, e = c
@@ -681,7 +694,8 @@ def _entry_snapshot(o: Overlay, rng: random.Random) -> str | None:
 def _entry_seq(o: Overlay, rng: random.Random) -> str | None:
     if o.version < 2:
         return None
-    c = _pick_entry(o, rng, [x for x in o.entries() if x[2].get("status") in (0, 1)])
+    c = _pick_entry(o, rng, [x for x in o.entries() if x[2].get("status") in (0, 1)
+                             and o.has_field(x[0], "sequence_number")])
     if c is None:
         return None
     p, i, e = c
@@ -703,7 +717,7 @@ def _entry_file_seq(o: Overlay, rng: random.Random) -> str | None:
     cands = []
     for p, i, e in o.entries():
         rec = o.list_record_for(p)
-        if e.get("status") == 1 and rec is not None:
+        if e.get("status") == 1 and rec is not None and o.has_field(p, "file_sequence_number"):
             cands.append((p, i, e, rec))
     c = _pick(rng, cands)
     if c is None:
@@ -928,7 +942,9 @@ def _partition_value(o: Overlay, rng: random.Random) -> str | None:
 
 @damage("manifests.header-format-version", "manifest", "a manifest's format-version header disagrees")
 def _header_version(o: Overlay, rng: random.Random) -> str | None:
-    p = _pick(rng, [m for m in o.manifest_paths() if "format-version" in o.manifest(m).meta])
+    # a manifest with v2 fields labelled v1, or any manifest labelled newer than the table
+    p = _pick(rng, [m for m in o.manifest_paths() if "format-version" in o.manifest(m).meta
+                    and (o.version == 1 or o.has_field(m, "sequence_number"))])
     if p is None:
         return None
     m = o.manifest(p)
@@ -1123,7 +1139,7 @@ def _seq_changed(o: Overlay, rng: random.Random) -> str | None:
     if o.version < 2:
         return None
     c = _pick_entry(o, rng, [x for x in o.entries() if x[2].get("status") == 0
-                             and int(x[2].get("sequence_number") or 0) >= 1])
+                             and int(x[2].get("sequence_number") or 0) >= 1 and o.has_field(x[0], "sequence_number")])
     if c is None:
         return None
     p, i, e = c
@@ -1149,8 +1165,9 @@ def _sort_order_id(o: Overlay, rng: random.Random) -> str | None:
 def _first_row_id_added(o: Overlay, rng: random.Random) -> str | None:
     if o.version < 3:
         return None
-    c = _pick_entry(o, rng, _data_entries(o, where=lambda e: e.get("status") == 1
-                                        and e["data_file"].get("first_row_id") is None))
+    c = _pick_entry(o, rng, [x for x in _data_entries(o, where=lambda e: e.get("status") == 1
+                                                    and e["data_file"].get("first_row_id") is None)
+                             if o.has_field(x[0], "first_row_id")])
     if c is None:
         return None
     p, i, e = c

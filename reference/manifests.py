@@ -411,6 +411,11 @@ def read_manifest(path: str, format_version: int | None = None,
         version = int(fv) if fv in ("1", "2", "3") else 1
     if not isinstance(writer_schema, dict) or writer_schema.get("type") != "record":
         return [], [_finding("manifests.not-a-record", "the Avro schema is not a record", CLAUSE_ENTRIES, path)]
+    # an older format-version header is believed, except a v1 label on a schema with the sequence
+    # numbers v2 added
+    own = written_version(meta, version)
+    if not (own == 1 and (3 in _by_id(writer_schema) or 4 in _by_id(writer_schema))):
+        version = own
     if writer_schema.get("name") != "manifest_entry":
         findings.append(_finding("manifests.record-name",
                                  f"the Avro record is named {writer_schema.get('name')!r}; the spec's struct is "
@@ -437,6 +442,17 @@ def read_manifest(path: str, format_version: int | None = None,
     return entries, findings
 
 
+def written_version(meta: dict[str, str], table_version: int) -> int:
+    """The format version a manifest or manifest list was written with: its ``format-version``
+    header when that is older than the table's (a table upgraded to a newer format keeps the
+    manifests and manifest lists its earlier snapshots wrote; v1 ones read with sequence numbers
+    0), else the table's."""
+    fv = meta.get("format-version")
+    if fv in ("1", "2", "3") and int(fv) < table_version:
+        return int(fv)
+    return table_version
+
+
 def _check_header(meta: dict[str, str], version: int, path: str) -> list[Finding]:
     out = []
     for key in required_header_keys(version):
@@ -451,8 +467,9 @@ def _check_header(meta: dict[str, str], version: int, path: str) -> list[Finding
                                 CLAUSE_METADATA, path, key))
     fv = meta.get("format-version")
     if fv is not None and fv != str(version):
-        out.append(_finding("manifests.header-format-version", f"format-version is {fv!r}, the table is v{version}",
-                            CLAUSE_METADATA, path, "format-version"))
+        out.append(_finding("manifests.header-format-version", f"format-version is {fv!r}, the table is v{version} "
+                            "(a manifest is written with the table's format version, or an older one before an "
+                            "upgrade)", CLAUSE_METADATA, path, "format-version"))
     content = meta.get("content")
     if content is not None and content not in ("data", "deletes"):
         out.append(_finding("manifests.header-content", f"content is {content!r}, not \"data\" or \"deletes\"",
@@ -816,6 +833,9 @@ def read_manifest_list(path: str, format_version: int | None = None) -> tuple[li
     if version is None:
         fv = meta.get("format-version", "1")
         version = int(fv) if fv in ("1", "2", "3") else 1
+    own = written_version(meta, version)
+    if not (own == 1 and isinstance(writer_schema, dict) and 515 in _by_id(writer_schema)):
+        version = own
     if not isinstance(writer_schema, dict) or writer_schema.get("type") != "record":
         return [], [_finding("manifests.not-a-record", "the Avro schema is not a record", CLAUSE_LIST, path)]
     if writer_schema.get("name") != "manifest_file":

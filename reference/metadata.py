@@ -508,12 +508,30 @@ def validate_metadata(doc: JSON, file: str = "") -> list[Finding]:
                 f"format-version {v} is not supported (this reader supports 1..3)", "/format-version")
         return col.findings
     errors = sorted(_validator(v).iter_errors(doc), key=lambda e: (list(e.absolute_path), e.message))
+    errors = [e for e in errors if not _pre_upgrade_snapshot(doc, e)]
     for e in errors[:20]:
         col.add("metadata.shape", f"v{v}: {e.message}"[:300], _pointer(e.absolute_path))
     if errors:
         return col.findings
     _Semantics(doc, v, col).run()
     return col.findings
+
+
+def _pre_upgrade_snapshot(doc: dict[str, Any], error: Any) -> bool:
+    """Whether ``error`` is only a snapshot without ``sequence-number`` written before the table
+    was upgraded from v1. Appendix E: reading v1 metadata for v2, "Snapshot field
+    `sequence-number` must default to 0"; writers (Iceberg Java) keep such snapshots without the
+    field after an upgrade. Accepted for a snapshot older than every snapshot that has one."""
+    path = list(error.absolute_path)
+    if error.validator != "required" or "'sequence-number'" not in error.message or len(path) != 2 \
+            or path[0] != "snapshots":
+        return False
+    snaps = [s for s in doc.get("snapshots") or [] if isinstance(s, dict)]
+    snap = snaps[path[1]] if isinstance(path[1], int) and path[1] < len(snaps) else None
+    if snap is None or not isinstance(snap.get("timestamp-ms"), int):
+        return False
+    numbered = [s.get("timestamp-ms") for s in snaps if "sequence-number" in s]
+    return bool(numbered) and all(isinstance(t, int) and snap["timestamp-ms"] < t for t in numbered)
 
 
 class _Semantics:
@@ -772,17 +790,17 @@ class _Semantics:
             if "schema-id" in s and self.schema_ids and s["schema-id"] not in self.schema_ids:
                 self.add("metadata.snapshot-schema",
                          f"snapshot {sid}: schema-id {s['schema-id']} is not in schemas", f"{where}/schema-id")
-            if self.v >= 2:
+            if self.v >= 2 and "sequence-number" in s:  # absent: kept from v1, reads as 0 (Appendix E)
                 seq = s["sequence-number"]
                 if seq > last_seq:
                     self.add("metadata.sequence-number",
                              f"snapshot {sid}: sequence-number {seq} is above last-sequence-number {last_seq}",
                              f"{where}/sequence-number")
                 parent = self.snaps.get(parent_id) if parent_id is not None and parent_id != sid else None
-                if parent is not None and seq <= parent["sequence-number"]:
+                if parent is not None and seq <= parent.get("sequence-number", 0):
                     self.add("metadata.sequence-number",
                              f"snapshot {sid}: sequence-number {seq} is not above its parent's "
-                             f"({parent['sequence-number']})", f"{where}/sequence-number")
+                             f"({parent.get('sequence-number', 0)})", f"{where}/sequence-number")
 
     def check_logs(self) -> None:
         d = self.doc
@@ -885,7 +903,7 @@ class _Semantics:
                 self.add("metadata.next-row-id",
                          f"next-row-id {next_row_id} is below first-row-id + added-rows = {end} "
                          f"of snapshot {s['snapshot-id']}", "/next-row-id")
-            ranges.append((s["sequence-number"], s["first-row-id"], end, i))
+            ranges.append((s.get("sequence-number", 0), s["first-row-id"], end, i))
         ranges.sort()
         for (_, _, end_a, _), (_, start_b, _, ib) in zip(ranges, ranges[1:]):
             if start_b < end_a:

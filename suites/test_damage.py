@@ -28,7 +28,7 @@ GOLDEN_ENV = "ICEBERG_CONFORMANCE_GOLDEN"
 #: golden tables the Spark lane damages: v1; v2 with position deletes; v3 with deletion
 #: vectors (several in one Puffin file where the golden set has it) and statistics
 GOLDEN = ("v1_partitioned", "v2_merge_on_read", "v2_statistics", "v2_transforms_bucket_truncate",
-          "v3_deletion_vectors", "v3_multi_dv", "v2_multi_position_deletes")
+          "v3_deletion_vectors", "v3_multi_dv", "v2_multi_position_deletes", "v1_upgraded_to_v3")
 
 _RESULTS: dict[str, dict[str, Any]] = {}
 

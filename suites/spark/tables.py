@@ -355,3 +355,38 @@ def v3_multi_dv(t: TableWriter) -> None:
                           "DELETE twice, UPDATE, manifests merged on commit, table statistics")
 def v2_multi_position_deletes(t: TableWriter) -> None:
     _multi_file_deletes(t, {"write.delete.granularity": "partition"})
+
+
+@golden_table(name="v1_upgraded_to_v3", format_version=1,
+              features=("v1", "v2", "v3", "upgrade", "existing-entries", "merge-on-read", "position-deletes",
+                        "deletion-vectors", "delete"),
+              description="v1 table upgraded to v2 then v3: v1 manifests and manifest lists kept by earlier "
+                          "snapshots, position deletes after v2, deletion vectors after v3")
+def v1_upgraded_to_v3(t: TableWriter) -> None:
+    t.create([("id", "long"), ("data", "string")],
+             properties={"commit.manifest-merge.enabled": "true", "commit.manifest.min-count-to-merge": "2",
+                         "write.distribution-mode": "none"})
+    rows: list[Row] = [{"id": 1, "data": "a"}, {"id": 2, "data": "b"}]
+    t.insert(rows)
+    t.expect("v1 append", rows)
+    more: list[Row] = [{"id": 3, "data": "c"}, {"id": 4, "data": "d"}]
+    t.insert(more)
+    rows = rows + more
+    t.expect("v1 second append (manifests merged)", rows)
+    t.sql("ALTER TABLE {t} SET TBLPROPERTIES ('format-version'='2', 'write.delete.mode'='merge-on-read', "
+          "'write.update.mode'='merge-on-read')")
+    more = [{"id": 5, "data": "e"}]
+    t.insert(more)
+    rows = rows + more
+    t.expect("v2 append after upgrade", rows)
+    t.sql("DELETE FROM {t} WHERE id IN (1, 5)")
+    rows = [r for r in rows if r["id"] not in (1, 5)]
+    t.expect("v2 delete (position deletes)", rows)
+    t.sql("ALTER TABLE {t} SET TBLPROPERTIES ('format-version'='3')")
+    more = [{"id": 6, "data": "f"}]
+    t.insert(more)
+    rows = rows + more
+    t.expect("v3 append after upgrade", rows)
+    t.sql("DELETE FROM {t} WHERE id IN (2, 6)")
+    rows = [r for r in rows if r["id"] not in (2, 6)]
+    t.expect("v3 delete (deletion vectors)", rows)
