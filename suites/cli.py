@@ -10,6 +10,9 @@
   severity, normative level, spec section and sentence, and the damage cases that break it.
 * ``iceberg-conformance damage TABLE OUT [--rule R] [--check]`` writes single-violation copies
   of a valid table and, with ``--check``, runs the checker on each (recall per area).
+* ``iceberg-conformance coverage [--json] [--all]`` reports, per spec section, the normative
+  statements the rules, vectors and damage cases check, and every unchecked MUST with its reason
+  (:mod:`suites.coverage`).
 * ``iceberg-conformance export DIR`` writes the vectors and an ``index.json`` of every case,
   for implementations that consume the vectors with their own test runner;
   ``export --archive DIR [--golden G]`` writes the release archive for other languages
@@ -83,6 +86,12 @@ def _rules(args: argparse.Namespace, passthrough: list[str]) -> int:
             print(f"    reported as {r.severity}: {r.note}")
     print(f"{len(rules)} rules; spec revision {spec_revision()}")
     return 0
+
+
+def _coverage(args: argparse.Namespace, passthrough: list[str]) -> int:
+    from iceberg_conformance.suites.coverage import main as coverage_main
+
+    return coverage_main((["--json"] if args.json else []) + (["--all"] if args.all else []) + passthrough)
 
 
 def _export(args: argparse.Namespace, passthrough: list[str]) -> int:
@@ -159,6 +168,11 @@ def main(argv: list[str] | None = None) -> int:
                              "golden tables with relative paths, README, a standard-library consumer)")
     export.add_argument("--golden", metavar="DIR", help="golden tables to include (default: $ICEBERG_CONFORMANCE_GOLDEN)")
     export.set_defaults(func=_export)
+    coverage = sub.add_parser("coverage", help="how much of the spec the kit checks: per section, MUST and SHOULD "
+                                               "coverage, every unchecked MUST with its reason")
+    coverage.add_argument("--json", action="store_true", help="JSON on stdout")
+    coverage.add_argument("--all", action="store_true", help="list every unchecked MUST (default: the first 40)")
+    coverage.set_defaults(func=_coverage)
     args = parser.parse_args(argv)
     return int(args.func(args, passthrough))
 
