@@ -86,7 +86,9 @@ def group(findings: list[Finding]) -> list[Group]:
         root = next((r for r in sorted(present) if r != rule and _is_root(r, roots)), None)
         if root is None:
             continue
-        target = next(x for (r, _s), x in groups.items() if r == root)
+        target = next((x for (r, _s), x in groups.items() if r == root), None)
+        if target is None:  # the root was itself folded into another: keep this group listed
+            continue
         target.consequences[rule] = target.consequences.get(rule, 0) + g.count
         del groups[(rule, sev)]
     return sorted(groups.values(), key=lambda g: (SEVERITIES.index(g.severity), -g.count, g.rule))
