@@ -432,9 +432,10 @@ def _check_parquet(doc: dict[str, Any], local: str, uri: str, df: dict[str, Any]
             pf = pq.ParquetFile(fh)
             root = rp.parse_schema_text(str(pf.schema))
             arrow_schema = pf.schema_arrow
-        except Exception as e:
-            out.append(Finding("data.unreadable", f"not a readable Parquet file: {e}",
-                               "Appendix A: Format-specific Requirements / Parquet", uri, ""))
+        except Exception as e:  # noqa: BLE001 - pyarrow raises OSError, ArrowInvalid, ... on a bad footer
+            out.append(Finding("data.unreadable", f"not a readable Parquet file: {str(e).strip()[:300]}",
+                               "Appendix A: Format-specific Requirements / Parquet", uri,
+                               "footer (file metadata at the end of the file)"))
             return out
         schema_findings = rp.check_schema(root, index, file=uri, name_mapping=name_mapping)
         out.extend(schema_findings)
@@ -473,20 +474,26 @@ def _check_parquet(doc: dict[str, Any], local: str, uri: str, df: dict[str, Any]
         positions: list[tuple[str, int]] = []
         want_positions = content == 1 and 2147483546 in leaves and 2147483545 in leaves
         for rg in range(pf.num_row_groups):
-            tbl = pf.read_row_group(rg, columns=[arrow_schema[i].name for i in tops]) if tops else None
-            if tbl is None:
-                break
-            col_of = {i: tbl.column(n) for n, i in enumerate(tops)}
-            for fid, s in stats.items():
-                top, steps, _ = leaves[fid]
-                for chunk in col_of[top].chunks:
-                    arr, _rep, parent_nulls = leaf_arrays(chunk, steps)
-                    s.parent_nulls += parent_nulls
-                    accumulate(s, types[fid], arr, want_partition=fid in part_sources and not s.repeated)
-            if want_positions:
-                fp = col_of[leaves[2147483546][0]].to_pylist()
-                ps = col_of[leaves[2147483545][0]].to_pylist()
-                positions.extend(zip(fp, ps))
+            try:
+                tbl = pf.read_row_group(rg, columns=[arrow_schema[i].name for i in tops]) if tops else None
+                if tbl is None:
+                    break
+                col_of = {i: tbl.column(n) for n, i in enumerate(tops)}
+                for fid, s in stats.items():
+                    top, steps, _ = leaves[fid]
+                    for chunk in col_of[top].chunks:
+                        arr, _rep, parent_nulls = leaf_arrays(chunk, steps)
+                        s.parent_nulls += parent_nulls
+                        accumulate(s, types[fid], arr, want_partition=fid in part_sources and not s.repeated)
+                if want_positions:
+                    fp = col_of[leaves[2147483546][0]].to_pylist()
+                    ps = col_of[leaves[2147483545][0]].to_pylist()
+                    positions.extend(zip(fp, ps))
+            except (OSError, ValueError) as e:  # corrupt pages: pyarrow's OSError, ArrowInvalid, bad UTF-8
+                out.append(Finding("data.unreadable", f"row group {rg} does not decode: {str(e).strip()[:300]}",
+                                   "Appendix A: Format-specific Requirements / Parquet", uri,
+                                   _bad_chunk(pf, rg, [arrow_schema[i].name for i in tops])))
+                return out  # metrics of a partly read file would be wrong: nothing more is compared
     for fid, s in stats.items():
         def add_metric(rule: str, msg: str, clause: str, loc: str) -> None:
             add(rule, msg, clause, loc)
@@ -510,9 +517,12 @@ def _partition_checks(doc: dict[str, Any], ctx: dict[str, Any], df: dict[str, An
         return []
     part = df.get("partition") or {}
     out = []
-    for pfield in spec.get("fields") or []:
+    fields = spec.get("fields")
+    for pfield in fields if isinstance(fields, list) else []:
+        if not isinstance(pfield, dict):
+            continue  # a malformed spec is reported by the metadata checks
         src_ids = pfield.get("source-ids") or [pfield.get("source-id")]
-        if len(src_ids) != 1 or not isinstance(src_ids[0], int):
+        if not isinstance(src_ids, list) or len(src_ids) != 1 or not isinstance(src_ids[0], int):
             continue  # multi-argument transforms: none defined yet
         src = src_ids[0]
         cands = [t for _, t, _ in index.get(src, [])]
@@ -637,6 +647,16 @@ def _check_dv(local: str, df: dict[str, Any], targets: dict[str, int], add: Call
             add("dv.position-out-of-range", f"{len(past)} deleted position(s) are at or past the referenced "
                 f"file's record_count {rc} (e.g. {past[0]})", CLAUSE_DV_REF, "content_offset")
     return out
+
+
+def _bad_chunk(pf: Any, rg: int, columns: list[str]) -> str:
+    """The location of the first column chunk of row group ``rg`` that does not decode."""
+    for name in columns:
+        try:
+            pf.read_row_group(rg, columns=[name]).column(0).to_pylist()
+        except (OSError, ValueError):
+            return f"row group {rg}, column {name}"
+    return f"row group {rg}"
 
 
 CLAUSE_DV_REF = "Delete Formats: Deletion Vectors (positions of rows in referenced_data_file)"

@@ -88,7 +88,7 @@ def table_roots(table: str, doc: dict[str, Any] | None, allowed: list[str] | Non
 
 def outside(local: str) -> bool:
     """Whether ``local`` resolves outside every root in force (never when none is set)."""
-    if not _ROOTS:
+    if not _ROOTS or "\0" in local:  # a NUL byte: no such file (reported as missing when read)
         return False
     real = os.path.realpath(os.path.abspath(local))
     return not any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in _ROOTS)
@@ -274,7 +274,8 @@ def _plan(table: str, doc: dict[str, Any] | None, metadata_only: bool = False) -
     units = [Unit("metadata", table, table)]
     if doc is None:
         return units
-    snaps = [s for s in doc.get("snapshots") or [] if isinstance(s, dict)]
+    listed_snaps = doc.get("snapshots")
+    snaps = [s for s in listed_snaps if isinstance(s, dict)] if isinstance(listed_snaps, list) else []
     version = format_version(doc)
     # manifest path -> distinct record (canonical JSON) -> {record, where: [(list, index, snapshot)]}
     manifests: dict[str, dict[str, dict[str, Any]]] = {}
@@ -335,7 +336,7 @@ def _plan(table: str, doc: dict[str, Any] | None, metadata_only: bool = False) -
         part = _canonical(df.get("partition") or {})
         ref = df.get("referenced_data_file")
         for sid in item["snapshots"]:
-            for path, (count, spec_id, dpart, _seq) in live_data.get(sid, {}).items():
+            for path, (count, spec_id, dpart, _seq) in (live_data.get(sid, {}) if isinstance(sid, int) else {}).items():
                 if ref is not None:
                     if path == ref:
                         targets[path] = count
@@ -464,7 +465,8 @@ def _run_snapshot(unit: Unit) -> list[Finding]:
     # live files of the snapshot: unique, and at most one DV per data file
     seen: dict[str, str] = {}
     dvs: dict[str, str] = {}
-    upgraded = {x.get("snapshot-id"): x.get("first-row-id") for x in doc.get("snapshots") or [] if isinstance(x, dict)}
+    upgraded = {x.get("snapshot-id"): x.get("first-row-id") for x in doc.get("snapshots") or []
+                if isinstance(x, dict) and isinstance(x.get("snapshot-id"), int)}
     totals = {"total-data-files": 0, "total-delete-files": 0, "total-records": 0,
               "total-position-deletes": 0, "total-equality-deletes": 0}
     for mf, e, i in live_entries(doc, snap):

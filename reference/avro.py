@@ -174,8 +174,29 @@ def _field_id(obj: dict[str, Any], key: str, where: str) -> int:
 
 
 def from_avro(schema: AvroSchema, *, where: str = "", named: dict[str, AvroSchema] | None = None) -> IcebergType:
-    """The Iceberg type of an Avro schema (a record becomes a struct). ``where`` locates errors."""
-    named = {} if named is None else named
+    """The Iceberg type of an Avro schema (a record becomes a struct). ``where`` locates errors;
+    a schema of the wrong JSON shape is ``avro.unreadable`` at the deepest field path reached."""
+    try:
+        return _from_avro(schema, where, {} if named is None else named)
+    except SpecViolation as e:
+        if e.where:
+            raise
+        raise SpecViolation(e.rule, e.detail, clause=e.clause, where=where or "avro.schema") from None
+    except RecursionError:
+        raise SpecViolation("avro.unreadable", f"{where}: Avro schema nested too deeply", clause=CLAUSE,
+                            where=where or "avro.schema") from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+        raise SpecViolation("avro.unreadable", f"{where}: malformed Avro schema ({_shape_error(e)})",
+                            clause=CLAUSE, where=where or "avro.schema") from None
+
+
+def _shape_error(e: Exception) -> str:
+    if isinstance(e, KeyError):
+        return f"no key {e.args[0]!r}" if e.args else "a key is missing"
+    return f"{type(e).__name__}: {str(e)[:200]}"
+
+
+def _from_avro(schema: AvroSchema, where: str, named: dict[str, AvroSchema]) -> IcebergType:
     if isinstance(schema, str) and schema in named:
         schema = named[schema]
     if isinstance(schema, list):
@@ -229,13 +250,13 @@ def from_avro(schema: AvroSchema, *, where: str = "", named: dict[str, AvroSchem
         return MapType(kid, StringType(), vid, from_avro(vb, where=f"{where}.value", named=named), vreq)
     if kind == "fixed":
         if logical == "decimal":
-            return DecimalType(int(schema["precision"]), int(schema.get("scale", 0)))
+            return _decimal(schema, where)
         if logical == "uuid":
             return UUIDType()
         return FixedType(int(schema["size"]))
     if kind == "bytes":
         if logical == "decimal":
-            return DecimalType(int(schema["precision"]), int(schema.get("scale", 0)))
+            return _decimal(schema, where)
         return BinaryType()
     utc = schema.get("adjust-to-utc", False) in (True, "true")
     by_logical: dict[tuple[Any, Any], IcebergType] = {
@@ -254,6 +275,16 @@ def from_avro(schema: AvroSchema, *, where: str = "", named: dict[str, AvroSchem
         return plain[kind]
     raise SpecViolation("avro.unmapped-type", f"{where}: Avro type {json.dumps(schema)} has no Iceberg type",
                         clause=CLAUSE)
+
+
+def _decimal(schema: dict[str, Any], where: str) -> IcebergType:
+    p, sc = schema.get("precision"), schema.get("scale", 0)
+    if (not isinstance(p, int) or isinstance(p, bool) or not 1 <= p <= 38 or not isinstance(sc, int)
+            or isinstance(sc, bool) or not 0 <= sc <= p):
+        raise SpecViolation("avro.unmapped-type", f"{where}: decimal with precision {json.dumps(p)[:40]} and "
+                            f"scale {json.dumps(sc)[:40]} has no Iceberg type (decimal(P,S) needs an integer "
+                            "precision 1..38 and 0 <= S <= P)", clause=CLAUSE, where=where or "avro.schema")
+    return DecimalType(p, sc)
 
 
 def strip_logical_types(schema: AvroSchema) -> AvroSchema:
@@ -376,7 +407,8 @@ def _read_long(data: bytes, pos: int) -> tuple[int, int]:
     shift = result = 0
     while True:
         if pos >= len(data) or shift > 63:
-            raise SpecViolation("avro.unreadable", f"truncated or malformed varint at byte {pos}", clause=CLAUSE)
+            raise SpecViolation("avro.unreadable", f"truncated or malformed varint at byte {pos}", clause=CLAUSE,
+                                where=f"byte {pos}")
         b = data[pos]
         pos += 1
         result |= (b & 0x7F) << shift
@@ -389,7 +421,7 @@ def _read_header(data: bytes) -> tuple[dict[str, bytes], int]:
     """(header metadata, offset of the sync marker) of an Avro object container file."""
     if data[:4] != MAGIC:
         raise SpecViolation("avro.unreadable", "not an Avro object container file (no Obj\\x01 magic)",
-                            clause=CLAUSE)
+                            clause=CLAUSE, where="byte 0")
     pos = 4
     meta: dict[str, bytes] = {}
     while True:
@@ -402,56 +434,151 @@ def _read_header(data: bytes) -> tuple[dict[str, bytes], int]:
         for _ in range(count):
             klen, pos = _read_long(data, pos)
             if klen < 0 or pos + klen > len(data):
-                raise SpecViolation("avro.unreadable", f"header key overruns the file at byte {pos}", clause=CLAUSE)
+                raise SpecViolation("avro.unreadable", f"header key overruns the file at byte {pos}", clause=CLAUSE,
+                                    where=f"header, byte {pos}")
             key = data[pos:pos + klen].decode("utf-8", "replace")
             pos += klen
             vlen, pos = _read_long(data, pos)
             if vlen < 0 or pos + vlen > len(data):
-                raise SpecViolation("avro.unreadable", f"header value overruns the file at byte {pos}", clause=CLAUSE)
+                raise SpecViolation("avro.unreadable", f"header value {key!r} overruns the file at byte {pos}",
+                                    clause=CLAUSE, where=f"header {key}, byte {pos}")
             meta[key] = data[pos:pos + vlen]
             pos += vlen
     if "avro.schema" not in meta:
-        raise SpecViolation("avro.unreadable", "the Avro header has no avro.schema", clause=CLAUSE)
+        raise SpecViolation("avro.unreadable", "the Avro header has no avro.schema", clause=CLAUSE,
+                            where=f"header, bytes 4..{pos}")
     return meta, pos
+
+
+def _header_json(header: dict[str, bytes], key: str) -> Any:
+    try:
+        return json.loads(header[key].decode("utf-8"))
+    except RecursionError:
+        raise SpecViolation("avro.unreadable", f"header {key} is JSON nested too deeply", clause=CLAUSE,
+                            where=f"header {key}") from None
+    except ValueError as e:  # UnicodeDecodeError, JSONDecodeError, the int-digits limit
+        raise SpecViolation("avro.unreadable", f"header {key} is not JSON: {str(e)[:200]}", clause=CLAUSE,
+                            where=f"header {key}") from None
+
+
+def _check_writer_schema(schema: Any, where: str = "avro.schema", depth: int = 0) -> None:
+    """The shape fastavro needs before it is handed ``schema`` (it raises arbitrary exceptions
+    on the wrong JSON shapes): names strings, record ``fields`` lists of objects with a name and
+    a type, array ``items``, map ``values``, fixed ``size``, enum ``symbols``."""
+    # A logical type is not checked here: Avro readers ignore an invalid one (a decimal without
+    # precision reads as its bytes); from_avro refuses it where an Iceberg type is wanted.
+    def bad(msg: str) -> SpecViolation:
+        return SpecViolation("avro.unreadable", f"{where}: {msg}", clause=CLAUSE, where=where)
+    if depth > 200:
+        raise bad("Avro schema nested too deeply")
+    if isinstance(schema, str):
+        return
+    if isinstance(schema, list):
+        for i, branch in enumerate(schema):
+            _check_writer_schema(branch, f"{where}[{i}]", depth + 1)
+        return
+    if not isinstance(schema, dict):
+        raise bad(f"a schema is a string, an object or a union array, not {json.dumps(schema)[:80]}")
+    kind = schema.get("type")
+    if isinstance(kind, (dict, list)):
+        _check_writer_schema(kind, where, depth + 1)
+        return
+    if not isinstance(kind, str):
+        raise bad(f"type is {json.dumps(kind)[:80]}, not a string")
+    if kind in ("record", "error", "enum", "fixed") and not isinstance(schema.get("name"), str):
+        raise bad(f"a {kind} needs a string name")
+    if kind in ("record", "error"):
+        fields = schema.get("fields")
+        if not isinstance(fields, list):
+            raise bad(f"record fields is {json.dumps(fields)[:80]}, not a list")
+        for i, f in enumerate(fields):
+            fname = f.get("name") if isinstance(f, dict) else None
+            if not isinstance(fname, str) or "type" not in f:
+                raise bad(f"field {i} is not an object with a string name and a type")
+            _check_writer_schema(f["type"], f"{where}.{fname}", depth + 1)
+    elif kind == "array":
+        if "items" not in schema:
+            raise bad("an array needs items")
+        _check_writer_schema(schema["items"], f"{where}.element", depth + 1)
+    elif kind == "map":
+        if "values" not in schema:
+            raise bad("a map needs values")
+        _check_writer_schema(schema["values"], f"{where}.value", depth + 1)
+    elif kind == "fixed":
+        size = schema.get("size")
+        if not isinstance(size, int) or isinstance(size, bool) or not 0 <= size < MAX_FILE_BYTES:
+            raise bad(f"fixed size {json.dumps(size)[:80]} is not a non-negative integer")
+    elif kind == "enum":
+        symbols = schema.get("symbols")
+        if not isinstance(symbols, list) or not all(isinstance(x, str) for x in symbols):
+            raise bad("enum symbols must be a list of strings")
 
 
 def read_container(path: str) -> tuple[AvroSchema, dict[str, str], list[dict[str, Any]]]:
     """(writer schema, header metadata without ``avro.*`` keys, raw records) of an Avro file.
 
     Records are decoded without logical-type conversion. Raises ``SpecViolation``
-    (``avro.unreadable``) for a file that is not an Avro object container."""
+    (``avro.unreadable``) for a file that is not an Avro object container, located: the byte
+    offset in the header, ``header avro.schema`` and the field path for a schema of the wrong
+    shape, the block number, its byte offset and the record for a body that does not decode."""
     import os
 
     try:
         size = os.path.getsize(path)
-    except OSError as e:
-        raise SpecViolation("avro.unreadable", f"{path}: {e.strerror}", clause=CLAUSE) from None
+    except (OSError, ValueError) as e:  # ValueError: a NUL byte in the path
+        raise SpecViolation("avro.unreadable", f"{path!r}: {getattr(e, 'strerror', None) or e}", clause=CLAUSE,
+                            where="byte 0") from None
     if size > MAX_FILE_BYTES:
         raise SpecViolation("avro.unreadable", f"{path}: {size} bytes is more than this reader takes",
-                            clause=CLAUSE)
+                            clause=CLAUSE, where=f"byte {MAX_FILE_BYTES}")
     try:
         with open_regular(path) as f:
             data = f.read(MAX_FILE_BYTES + 1)
-        header, body_at = _read_header(data)
-        writer_schema = json.loads(header["avro.schema"].decode("utf-8"))
-        meta = {k: v.decode("utf-8", "replace") for k, v in header.items() if not k.startswith("avro.")}
-        # Hand fastavro the same file with logical types removed from its schema, so values come
-        # back in their physical encoding (days, micros, unscaled bytes) with no conversion.
-        rebuilt = dict(header)
+    except (OSError, ValueError) as e:
+        raise SpecViolation("avro.unreadable", f"{path!r}: {getattr(e, 'strerror', None) or e}", clause=CLAUSE,
+                            where="byte 0") from None
+    header, body_at = _read_header(data)
+    writer_schema = _header_json(header, "avro.schema")
+    _check_writer_schema(writer_schema)
+    codec = header.get("avro.codec", b"null")
+    if codec not in (b"null", b"deflate", b"snappy", b"zstandard", b"bzip2", b"xz", b"lz4"):
+        raise SpecViolation("avro.unreadable", f"unknown codec {codec[:40]!r}", clause=CLAUSE,
+                            where="header avro.codec")
+    meta = {k: v.decode("utf-8", "replace") for k, v in header.items() if not k.startswith("avro.")}
+    # Hand fastavro the same file with logical types removed from its schema, so values come
+    # back in their physical encoding (days, micros, unscaled bytes) with no conversion.
+    rebuilt = dict(header)
+    try:
         rebuilt["avro.schema"] = json.dumps(strip_logical_types(writer_schema)).encode()
-        stream = io.BytesIO()
-        stream.write(MAGIC)
-        stream.write(_zigzag(len(rebuilt)))
-        for k, v in rebuilt.items():
-            stream.write(_avro_bytes(k.encode()))
-            stream.write(_avro_bytes(v))
-        stream.write(_zigzag(0))
-        stream.write(data[body_at:])
-        stream.seek(0)
-        records = [r for r in fastavro.reader(stream) if isinstance(r, dict)]
-    except SpecViolation:
-        raise
+    except (RecursionError, ValueError):
+        raise SpecViolation("avro.unreadable", "avro.schema nested too deeply", clause=CLAUSE,
+                            where="header avro.schema") from None
+    stream = io.BytesIO()
+    stream.write(MAGIC)
+    stream.write(_zigzag(len(rebuilt)))
+    for k, v in rebuilt.items():
+        stream.write(_avro_bytes(k.encode()))
+        stream.write(_avro_bytes(v))
+    stream.write(_zigzag(0))
+    shift = body_at - stream.tell()  # rebuilt offsets + shift = offsets in the file
+    stream.write(data[body_at:])
+    stream.seek(0)
+    try:
+        blocks = fastavro.block_reader(stream)
+    except Exception as e:  # noqa: BLE001 - fastavro's schema parser raises anything
+        raise SpecViolation("avro.unreadable", f"avro.schema does not parse: {type(e).__name__}: {str(e)[:200]}",
+                            clause=CLAUSE, where="header avro.schema") from None
+    records: list[dict[str, Any]] = []
+    block_no, block_at, in_block = 0, body_at + 16, 0
+    try:
+        for block in blocks:
+            block_at = block.offset + shift
+            for in_block, r in enumerate(block):
+                if isinstance(r, dict):
+                    records.append(r)
+            block_no, in_block = block_no + 1, 0
     except Exception as e:  # noqa: BLE001 - any decoding failure is reported as a violation
-        raise SpecViolation("avro.unreadable", f"{path}: not a readable Avro file: {type(e).__name__}: {e}",
-                            clause=CLAUSE) from None
+        raise SpecViolation("avro.unreadable", f"data block {block_no} does not decode: {type(e).__name__}: "
+                            f"{str(e)[:200]}", clause=CLAUSE,
+                            where=f"block {block_no} (near byte {block_at}), record {in_block}") from None
     return writer_schema, meta, records

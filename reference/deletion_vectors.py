@@ -148,7 +148,10 @@ def deserialize_positions(vector: bytes, where: str = "") -> list[int]:
                        "ascending and unique)", where)
         last_key = key
         pos += 4
-        size = portable32_size(vector, pos, len(vector))
+        try:
+            size = portable32_size(vector, pos, len(vector))
+        except SpecViolation as e:
+            raise _bad(e.rule, f"bitmap {i} (key {key}): {e.detail}", where or f"vector byte {pos}") from None
         try:
             bitmap = BitMap.deserialize(vector[pos:pos + size])
         except Exception as e:  # noqa: BLE001 - pyroaring raises plain exceptions on corrupt input

@@ -287,16 +287,17 @@ def _layout(writer_schema: AvroSchema, where: str) -> _Layout:
     entry = _by_id(writer_schema)
     if 2 not in entry:
         raise SpecViolation("manifests.field-missing", f"{where}: manifest_entry has no field with id 2 "
-                            "(data_file)", clause=CLAUSE_ENTRIES)
+                            "(data_file)", clause=CLAUSE_ENTRIES, where=f"avro.schema {where}")
     df_schema = _record_of(entry[2][1], named)
     data_file = _by_id(df_schema)
     if 102 not in data_file:
         raise SpecViolation("manifests.field-missing", f"{where}: data_file has no field with id 102 "
-                            "(partition)", clause=CLAUSE_ENTRIES)
+                            "(partition)", clause=CLAUSE_ENTRIES, where=f"avro.schema {where}.data_file")
     p_schema = _record_of(data_file[102][1], named)
     ptype = from_avro(p_schema, where=f"{where}:partition", named=dict(named))
     if not isinstance(ptype, StructType):
-        raise SpecViolation("manifests.partition-type", f"{where}: partition is not a record", clause=CLAUSE_ENTRIES)
+        raise SpecViolation("manifests.partition-type", f"{where}: partition is not a record", clause=CLAUSE_ENTRIES,
+                            where=f"avro.schema {where}.data_file.partition")
     return _Layout(entry, data_file, {f: n for f, (n, _) in _by_id(p_schema).items()}, ptype)
 
 
@@ -364,6 +365,10 @@ class ManifestContext:
     sort_order_ids: tuple[int, ...] | None = None
 
 
+#: what a header JSON document of the wrong shape raises while it is read
+_SHAPE_ERRORS = (ValueError, SpecViolation, TypeError, KeyError, AttributeError, IndexError, RecursionError)
+
+
 def _finding(rule: str, message: str, clause: str, path: str, location: str = "",
              severity: Literal["error", "warning"] = "error") -> Finding:
     return Finding(rule, message, clause, path, location, severity)
@@ -410,7 +415,8 @@ def read_manifest(path: str, format_version: int | None = None,
         fv = meta.get("format-version", "1")
         version = int(fv) if fv in ("1", "2", "3") else 1
     if not isinstance(writer_schema, dict) or writer_schema.get("type") != "record":
-        return [], [_finding("manifests.not-a-record", "the Avro schema is not a record", CLAUSE_ENTRIES, path)]
+        return [], [_finding("manifests.not-a-record", "the Avro schema is not a record", CLAUSE_ENTRIES, path,
+                                 "avro.schema")]
     # an older format-version header is believed, except a v1 label on a schema with the sequence
     # numbers v2 added
     own = written_version(meta, version)
@@ -433,11 +439,15 @@ def read_manifest(path: str, format_version: int | None = None,
     _check_fields(layout.data_file, _DATA_FILE, version, "data_file", path, findings)
     if any(f.severity == "error" and f.rule in ("manifests.field-id-missing", "avro.union") for f in findings):
         return [], findings
-    try:
-        entries = [decode_entry(r, version, layout) for r in records]
-    except (SpecViolation, ValueError, TypeError, KeyError) as e:
-        findings.append(_finding("manifests.undecodable", f"entry values do not decode: {e}", CLAUSE_ENTRIES, path))
-        return [], findings
+    entries = []
+    for i, r in enumerate(records):
+        try:
+            entries.append(decode_entry(r, version, layout))
+        except _SHAPE_ERRORS as e:
+            why = f"no key {e}" if isinstance(e, KeyError) else str(e)[:300]
+            findings.append(_finding("manifests.undecodable", f"entry values do not decode: {why}", CLAUSE_ENTRIES,
+                                     path, f"entries[{i}]"))
+            return [], findings
     findings.extend(_check_entries(entries, version, meta, layout.partition_type, path, context))
     return entries, findings
 
@@ -484,15 +494,15 @@ def _check_header(meta: dict[str, str], version: int, path: str) -> list[Finding
             parsed = parse_type(json.loads(meta["schema"]))
             if not isinstance(parsed, StructType):
                 raise ValueError("not a struct")
-        except (ValueError, SpecViolation) as e:
+        except _SHAPE_ERRORS as e:
             out.append(_finding("manifests.header-schema", f"schema is not a table schema in JSON: {e}",
                                 CLAUSE_METADATA, path, "schema"))
     if "partition-spec" in meta:
         try:
             spec = json.loads(meta["partition-spec"])
-            if not isinstance(spec, list):
-                raise ValueError("not a JSON array of partition fields")
-        except ValueError as e:
+            if not isinstance(spec, list) or not all(isinstance(f, dict) for f in spec):
+                raise ValueError("not a JSON array of partition field objects")
+        except _SHAPE_ERRORS as e:
             out.append(_finding("manifests.header-partition-spec", f"partition-spec is not the partition fields "
                                 f"array in JSON: {e}", CLAUSE_METADATA, path, "partition-spec"))
     return out
@@ -558,7 +568,7 @@ def _check_entries(entries: list[dict[str, Any]], version: int, meta: dict[str, 
             schema_json = json.loads(meta["schema"])
         parsed = parse_type(schema_json) if schema_json is not None else None
         schema = parsed if isinstance(parsed, StructType) else None
-    except (ValueError, SpecViolation):
+    except _SHAPE_ERRORS:
         schema = None
     spec_fields: list[dict[str, Any]] | None = None
     if context and context.partition_spec is not None:
@@ -567,8 +577,12 @@ def _check_entries(entries: list[dict[str, Any]], version: int, meta: dict[str, 
         try:
             loaded = json.loads(meta["partition-spec"])
             spec_fields = loaded if isinstance(loaded, list) else None
-        except ValueError:
+        except _SHAPE_ERRORS:
             spec_fields = None
+    if spec_fields is not None and not (isinstance(spec_fields, list) and all(
+            isinstance(f, dict) and isinstance(f.get("field-id", 0), int) and not isinstance(f.get("field-id"), bool)
+            for f in spec_fields)):
+        spec_fields = None  # a malformed partition-spec header is reported by _check_header
     if spec_fields is not None:
         ids = [int(f["field-id"]) for f in spec_fields if "field-id" in f]
         have = [f.field_id for f in ptype.fields]
@@ -837,7 +851,8 @@ def read_manifest_list(path: str, format_version: int | None = None) -> tuple[li
     if not (own == 1 and isinstance(writer_schema, dict) and 515 in _by_id(writer_schema)):
         version = own
     if not isinstance(writer_schema, dict) or writer_schema.get("type") != "record":
-        return [], [_finding("manifests.not-a-record", "the Avro schema is not a record", CLAUSE_LIST, path)]
+        return [], [_finding("manifests.not-a-record", "the Avro schema is not a record", CLAUSE_LIST, path,
+                                 "avro.schema")]
     if writer_schema.get("name") != "manifest_file":
         findings.append(_finding("manifests.record-name", f"the Avro record is named {writer_schema.get('name')!r}; "
                                  "the spec's struct is manifest_file (readers resolve by field id)", CLAUSE_LIST, path,

@@ -206,20 +206,56 @@ class _Collector:
 
 
 class _JsonLimit(Exception):
-    def __init__(self, rule: str, message: str) -> None:
+    def __init__(self, rule: str, message: str, literal: str = "") -> None:
         super().__init__(message)
         self.rule = rule
+        self.literal = literal
 
 
 def _parse_int(text: str) -> int:
     if len(text.lstrip("-")) > _MAX_INT_DIGITS:
         raise _JsonLimit("metadata.number-range",
-                         f"integer literal of {len(text)} characters is outside the long range")
+                         f"integer literal of {len(text)} characters is outside the long range", text)
     return int(text)
 
 
 def _parse_constant(text: str) -> float:
-    raise _JsonLimit("metadata.json-syntax", f"{text} is not a JSON value")
+    raise _JsonLimit("metadata.json-syntax", f"{text} is not a JSON value", text)
+
+
+def _line_col(text: str, offset: int) -> str:
+    line = text.count("\n", 0, offset) + 1
+    return f"line {line} column {offset - (text.rfind(chr(10), 0, offset) + 1) + 1}"
+
+
+def _literal_at(text: str, literal: str) -> str:
+    """Where ``literal`` (a number or constant the parser refused) first stands outside a string."""
+    i = text.find(literal)
+    while i > 0 and (text[i - 1].isdigit() or text[i - 1] in "-.\"" or text.count('"', 0, i) % 2):
+        i = text.find(literal, i + 1)
+    return _line_col(text, max(i, 0))
+
+
+def _too_deep_at(text: str) -> str:
+    """Where nesting first passes ``MAX_DEPTH`` (brackets outside strings)."""
+    depth, in_string, escaped = 0, False, False
+    for i, c in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return _line_col(text, i)
+        elif c in "]}":
+            depth -= 1
+    return "line 1 column 1"
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -279,28 +315,31 @@ def _read_bounded(path: Path, col: _Collector) -> bytes | None:
     try:
         size = path.stat().st_size
         if size > MAX_METADATA_BYTES:
-            col.add("metadata.file-too-large", f"the file has {size} bytes (limit {MAX_METADATA_BYTES})")
+            col.add("metadata.file-too-large", f"the file has {size} bytes (limit {MAX_METADATA_BYTES})",
+                    f"byte {MAX_METADATA_BYTES}")
             return None
         with open_regular(path) as f:
             data = f.read(MAX_METADATA_BYTES + 1)
     except SpecViolation as e:
-        col.add("files.not-regular", e.detail)
+        col.add("files.not-regular", e.detail, "(the file itself)")
         return None
     except OSError as e:
-        col.add("metadata.file-unreadable", f"cannot read the file: {e.strerror or e}")
+        col.add("metadata.file-unreadable", f"cannot read the file: {e.strerror or e}", "byte 0")
         return None
     if len(data) > MAX_METADATA_BYTES:
-        col.add("metadata.file-too-large", f"the file has more than {MAX_METADATA_BYTES} bytes")
+        col.add("metadata.file-too-large", f"the file has more than {MAX_METADATA_BYTES} bytes",
+                f"byte {MAX_METADATA_BYTES}")
         return None
     if data[:2] == b"\x1f\x8b" or path.name.endswith((".gz.metadata.json", ".metadata.json.gz")):
         try:
             with gzip.GzipFile(fileobj=io.BytesIO(data)) as g:
                 data = g.read(MAX_METADATA_BYTES + 1)
         except (OSError, EOFError, zlib.error) as e:
-            col.add("metadata.gzip", f"the GZIP content does not decompress: {e}")
+            col.add("metadata.gzip", f"the GZIP content does not decompress: {e}", "GZIP stream, byte 0")
             return None
         if len(data) > MAX_METADATA_BYTES:
-            col.add("metadata.file-too-large", f"decompressed content exceeds {MAX_METADATA_BYTES} bytes")
+            col.add("metadata.file-too-large", f"decompressed content exceeds {MAX_METADATA_BYTES} bytes",
+                    f"decompressed byte {MAX_METADATA_BYTES}")
             return None
     return data
 
@@ -318,16 +357,16 @@ def parse_metadata_bytes(data: bytes, file: str = "") -> tuple[JSON | None, list
         doc = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant,
                          object_pairs_hook=_pairs)
     except _JsonLimit as e:
-        col.add(e.rule, str(e))
+        col.add(e.rule, str(e), _literal_at(text, e.literal))
         return None, col.findings
     except json.JSONDecodeError as e:
         col.add("metadata.json-syntax", f"not JSON: {e.msg}", f"line {e.lineno} column {e.colno}")
         return None, col.findings
     except RecursionError:
-        col.add("metadata.json-too-deep", "JSON nested too deeply to parse")
+        col.add("metadata.json-too-deep", "JSON nested too deeply to parse", _too_deep_at(text))
         return None, col.findings
     except ValueError as e:  # e.g. Python's integer string conversion limit
-        col.add("metadata.number-range", f"a number cannot be read: {e}")
+        col.add("metadata.number-range", f"a number cannot be read: {e}", "/")
         return None, col.findings
     _scan(doc, col)
     if any(f.severity == "error" for f in col.findings):
@@ -358,13 +397,18 @@ def format_version(doc: JSON) -> int:
     return v if isinstance(v, int) and not isinstance(v, bool) else 0
 
 
+def _is_id(v: Any) -> bool:
+    """An id of the shape the spec gives (a JSON integer); the metadata checks report others."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def schema_by_id(doc: JSON) -> dict[int, JSON]:
     """Schemas by schema-id; a v1 file with only ``schema`` yields it under its id (or 0)."""
     schemas = doc.get("schemas")
     if isinstance(schemas, list):
-        return {int(s.get("schema-id", 0)): s for s in schemas if isinstance(s, dict)}
+        return {s.get("schema-id", 0): s for s in schemas if isinstance(s, dict) and _is_id(s.get("schema-id", 0))}
     legacy = doc.get("schema")
-    if isinstance(legacy, dict):
+    if isinstance(legacy, dict) and _is_id(legacy.get("schema-id", 0)):
         return {legacy.get("schema-id", 0): legacy}
     return {}
 
@@ -372,7 +416,8 @@ def schema_by_id(doc: JSON) -> dict[int, JSON]:
 def current_schema(doc: JSON) -> JSON | None:
     """The current schema JSON: ``schemas[current-schema-id]``, else v1 ``schema``."""
     if isinstance(doc.get("schemas"), list) and "current-schema-id" in doc:
-        return schema_by_id(doc).get(doc["current-schema-id"])
+        sid = doc["current-schema-id"]
+        return schema_by_id(doc).get(sid) if _is_id(sid) else None
     legacy = doc.get("schema")
     return legacy if isinstance(legacy, dict) else None
 
@@ -391,7 +436,8 @@ def spec_by_id(doc: JSON) -> dict[int, JSON]:
 def current_spec(doc: JSON) -> JSON | None:
     specs = spec_by_id(doc)
     if "default-spec-id" in doc:
-        return specs.get(doc["default-spec-id"])
+        sid = doc["default-spec-id"]
+        return specs.get(sid) if _is_id(sid) else None
     return specs.get(0)
 
 
@@ -412,7 +458,7 @@ def snapshots_by_id(doc: JSON) -> dict[int, JSON]:
 def current_snapshot_id(doc: JSON) -> int | None:
     """current-snapshot-id with ``-1`` and absence read as ``None`` (Appendix F)."""
     sid = doc.get("current-snapshot-id")
-    return None if sid is None or sid == -1 else int(sid)
+    return None if sid is None or sid == -1 or not _is_id(sid) else int(sid)
 
 
 def current_snapshot(doc: JSON) -> JSON | None:

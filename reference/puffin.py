@@ -255,7 +255,13 @@ def parse_file_metadata(payload: bytes) -> FileMetadata:
     except UnicodeDecodeError as e:
         raise _json_error("", f"footer payload is not UTF-8 at byte {e.start}", CLAUSE_PAYLOAD) from None
     except json.JSONDecodeError as e:
-        raise _json_error("", f"footer payload is not JSON: {e}", CLAUSE_PAYLOAD) from None
+        raise _violation("puffin.footer-json", f"footer payload is not JSON: {e}", CLAUSE_PAYLOAD,
+                         f"footer payload, byte {e.pos}") from None
+    except RecursionError:
+        raise _json_error("", "footer payload is JSON nested too deeply to read", CLAUSE_PAYLOAD) from None
+    except ValueError as e:  # Python's limit on integer literals (4,300 digits)
+        raise _json_error("", f"footer payload holds a number this reader cannot take: {str(e)[:120]}",
+                          CLAUSE_PAYLOAD) from None
     if not isinstance(doc, dict):
         raise _json_error("", f"footer payload is a JSON {type(doc).__name__}, expected an object",
                           CLAUSE_FILE_METADATA)
@@ -315,12 +321,13 @@ def read_puffin(source: str | os.PathLike[str] | bytes, limits: Limits = DEFAULT
     try:
         f: BinaryIO = io.BytesIO(src) if isinstance(src, bytes) else open_regular(src)
     except OSError as e:
-        raise _violation("puffin.unreadable", f"cannot open the file: {e.strerror or e}", CLAUSE_FILE) from None
+        raise _violation("puffin.unreadable", f"cannot open the file: {e.strerror or e}", CLAUSE_FILE,
+                         "byte 0") from None
     with f:
         size = f.seek(0, io.SEEK_END)
         if size < MIN_FILE_LENGTH:
             raise _violation("puffin.truncated", f"file is {size} bytes; the smallest Puffin file (two "
-                             f"magics and the footer struct) has {MIN_FILE_LENGTH}", CLAUSE_FILE)
+                             f"magics and the footer struct) has {MIN_FILE_LENGTH}", CLAUSE_FILE, f"byte {size}")
         head = _read_at(f, 0, 4)
         if head != MAGIC:
             raise _violation("puffin.magic", f"file starts with {head.hex()}, expected 50464131 (PFA1)",
@@ -349,7 +356,7 @@ def read_puffin(source: str | os.PathLike[str] | bytes, limits: Limits = DEFAULT
                              "(PFA1); the payload size or the footer is wrong", CLAUSE_FOOTER, f"byte {footer_start}")
         if not compressed and payload_size > limits.max_footer_bytes:
             raise _violation("puffin.size-limit", f"footer payload of {payload_size} bytes is over the "
-                             f"reader's limit of {limits.max_footer_bytes}", CLAUSE_PAYLOAD)
+                             f"reader's limit of {limits.max_footer_bytes}", CLAUSE_PAYLOAD, f"byte {footer_start + 4}")
         payload = _read_at(f, footer_start + 4, payload_size)
     if compressed:
         try:

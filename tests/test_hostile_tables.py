@@ -111,3 +111,81 @@ def test_version_hint_of_five_thousand_digits(tmp_path: Path) -> None:
     (Path(md).parent / "version-hint.text").write_text("9" * 5000)
     run = _check(str(tmp_path / "t"))
     assert run.returncode in (0, 1, 2) and "Traceback" not in run.stderr, run.stderr
+
+
+def _first_data_file(md: str) -> str:
+    from iceberg_conformance.reference import manifests as m
+
+    with open(md, encoding="utf-8") as f:
+        doc = json.load(f)
+    snap = next(s for s in doc["snapshots"] if s["snapshot-id"] == doc["current-snapshot-id"])
+    mfs, _ = m.read_manifest_list(snap["manifest-list"], doc["format-version"])
+    entries, _ = m.read_manifest(mfs[0]["manifest_path"], doc["format-version"])
+    path: str = entries[0]["data_file"]["file_path"]
+    return path
+
+
+def test_corrupt_parquet_page_names_its_row_group_and_column(tmp_path: Path) -> None:
+    """A page header that does not decode (found by tests/fuzz.py: pyarrow's OSError came out as
+    checker.internal-error) is data.unreadable at the row group and column chunk."""
+    from iceberg_conformance.checker.table import check_table
+
+    md, _doc = _table(tmp_path)
+    victim = _first_data_file(md)
+    data = bytearray(Path(victim).read_bytes())
+    data[4:24] = b"\xff" * 20  # the first page header
+    Path(victim).write_bytes(bytes(data))
+    found = [f for f in check_table(md).findings if f.file == victim]
+    assert [f.rule for f in found] == ["data.unreadable"], found
+    assert found[0].location.startswith("row group 0, column ")
+
+
+def test_nul_byte_in_a_manifest_path(tmp_path: Path) -> None:
+    """A manifest path holding a NUL byte is a missing manifest, not a ValueError (fuzz)."""
+    from iceberg_conformance.checker.table import check_table
+    from iceberg_conformance.reference import manifests as m
+
+    md, doc = _table(tmp_path)
+    snap = next(s for s in doc["snapshots"] if s["snapshot-id"] == doc["current-snapshot-id"])
+    mfs, _ = m.read_manifest_list(snap["manifest-list"], 2)
+    mfs[0]["manifest_path"] = mfs[0]["manifest_path"] + "\0x"
+    m.write_manifest_list(snap["manifest-list"], {"format_version": 2, "metadata": {}, "manifests": mfs})
+    rules = {f.rule for f in check_table(md).findings}
+    assert "checker.internal-error" not in rules and "files.manifest-missing" in rules, rules
+
+
+def test_avro_rejections_are_located(tmp_path: Path) -> None:
+    """An Avro file that does not decode names the header key, byte or data block (issue 13)."""
+    from iceberg_conformance.reference import manifests as m
+
+    md, _doc = _table(tmp_path)
+    with open(md, encoding="utf-8") as f:
+        doc = json.load(f)
+    snap = next(s for s in doc["snapshots"] if s["snapshot-id"] == doc["current-snapshot-id"])
+    good = Path(snap["manifest-list"]).read_bytes()
+    cases = {"truncated": good[:len(good) // 2], "no-magic": b"Obj\x02" + good[4:], "body": good[:-30] + b"\xff" * 30}
+    for name, data in cases.items():
+        path = tmp_path / f"{name}.avro"
+        path.write_bytes(data)
+        _, findings = m.read_manifest_list(str(path), 2)
+        errors = [f for f in findings if f.severity == "error"]
+        assert errors and all(f.file and f.location for f in errors), (name, errors)
+        assert all("IndexError" not in f.message and "KeyError" not in f.message for f in errors), errors
+
+
+@pytest.mark.parametrize("edit", [
+    {"snapshots": 1.5}, {"current-schema-id": {"a": 1}}, {"default-spec-id": [0]}, {"current-snapshot-id": "x"},
+    {"schemas": [{"schema-id": "", "type": "struct", "fields": []}]},
+])
+def test_metadata_of_the_wrong_shape_is_a_finding(tmp_path: Path, edit: dict) -> None:
+    """Ids and lists of the wrong JSON type (found by tests/fuzz.py) are metadata findings; the
+    checker plans and runs the rest without an internal error."""
+    from iceberg_conformance.checker.table import check_table
+
+    md, doc = _table(tmp_path)
+    doc.update(edit)
+    _rewrite(md, doc)
+    findings = check_table(md).findings
+    rules = {f.rule for f in findings}
+    assert "checker.internal-error" not in rules, [str(f) for f in findings]
+    assert any(f.severity == "error" and f.rule.startswith("metadata.") for f in findings), rules

@@ -297,6 +297,26 @@ def _raw_write(path: Path, schema: Any, records: list[dict[str, Any]], meta: dic
     path.write_bytes(buf.getvalue())
 
 
+def _null_partition_fields(schema: Any) -> Any:
+    out = copy.deepcopy(schema)
+    dfs = next(f for f in out["fields"] if f["name"] == "data_file")["type"]
+    part = next(f for f in dfs["fields"] if f["name"] == "partition")["type"]
+    part["fields"] = None
+    return out
+
+
+def _replace_schema(path: Path, schema: Any) -> None:
+    """Rewrite ``path`` with ``schema`` as its header's avro.schema, the data blocks unchanged."""
+    data = path.read_bytes()
+    header, body_at = ref_avro._read_header(data)
+    header["avro.schema"] = json.dumps(schema, separators=(",", ":")).encode()
+    out = bytearray(ref_avro.MAGIC) + ref_avro._zigzag(len(header))
+    for k, v in header.items():
+        out += ref_avro._avro_bytes(k.encode()) + ref_avro._avro_bytes(v)
+    out += ref_avro._zigzag(0) + data[body_at:]
+    path.write_bytes(bytes(out))
+
+
 def _list_records(doc: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     for mf in doc["manifests"]:
@@ -399,6 +419,24 @@ def invalid(goldens: dict[str, dict[str, Any]], lengths: dict[str, int]) -> dict
     _raw_write(FILES / "invalid-v2-list-content.avro", lschema, bad, l2["metadata"])
     made["invalid-v2-list-content"] = "a manifest-list entry with content 2"
     _ = buf
+
+    # hostile inputs found by tests/fuzz.py: header JSON of the wrong shape or depth, an Avro
+    # schema whose record fields are null, a decimal without precision
+    meta = dict(base["metadata"], **{"partition-spec": "[1, 2]"})
+    _raw_write(FILES / "invalid-v2-partition-spec-shape.avro", schema, records, meta)
+    made["invalid-v2-partition-spec-shape"] = "header partition-spec is [1, 2], not partition field objects"
+    meta = dict(base["metadata"], **{"partition-spec": "[" * 10000 + "]" * 10000})
+    _raw_write(FILES / "invalid-v2-partition-spec-deep.avro", schema, records, meta)
+    made["invalid-v2-partition-spec-deep"] = "header partition-spec nested 10,000 arrays deep"
+    dec = copy.deepcopy(schema)
+    dfs = next(f for f in dec["fields"] if f["name"] == "data_file")["type"]
+    km = next(f for f in dfs["fields"] if f["name"] == "key_metadata")
+    km["type"] = ["null", {"type": "bytes", "logicalType": "decimal", "scale": 2}]
+    _raw_write(FILES / "invalid-v2-decimal-no-precision.avro", dec, records, base["metadata"])
+    made["invalid-v2-decimal-no-precision"] = "key_metadata typed as a decimal without precision"
+    _raw_write(FILES / "invalid-v2-fields-null.avro", schema, records, base["metadata"])
+    _replace_schema(FILES / "invalid-v2-fields-null.avro", _null_partition_fields(schema))
+    made["invalid-v2-fields-null"] = "the partition record's fields is null in avro.schema"
 
     # v1 as the seed described it: optional 106 file_ordinal, 107 sort_columns, 111 distinct_counts
     # written (all deprecated now). Valid: readers ignore them; decodes like v1-data.
