@@ -31,7 +31,7 @@ import uuid
 import zlib
 from decimal import Context, Decimal
 from functools import singledispatch
-from typing import Any, BinaryIO, Iterable
+from typing import Any, BinaryIO, Iterable, Iterator
 
 import fastavro
 
@@ -401,6 +401,7 @@ def write_container(
 
 
 MAX_FILE_BYTES = 1 << 30
+"""The largest fixed size an Avro schema may declare."""
 
 
 def _read_long(data: bytes, pos: int) -> tuple[int, int]:
@@ -514,71 +515,284 @@ def _check_writer_schema(schema: Any, where: str = "avro.schema", depth: int = 0
             raise bad("enum symbols must be a list of strings")
 
 
+MAX_HEADER_BYTES = 64 << 20
+"""The largest Avro header (magic, metadata map, sync marker) the reader takes."""
+MAX_BLOCK_BYTES = 64 << 20
+"""The largest data block the reader takes, stored or decompressed (a kit limit: Iceberg's writers
+flush a block at about 64 KB of records, so this is a thousand times what a real file holds)."""
+_CHUNK = 1 << 20
+
+
+def _bounded_decompress(codec: bytes, data: bytes, where: str) -> bytes:
+    """One data block decompressed, never to more than :data:`MAX_BLOCK_BYTES` (a block that
+    would is refused mid-way, so a decompression bomb costs at most that much memory)."""
+    cap = MAX_BLOCK_BYTES
+
+    def over() -> SpecViolation:
+        return SpecViolation("avro.size-limit", f"a {codec.decode()} block decompresses to more than "
+                             f"{cap} bytes; refused", clause=CLAUSE, where=where)
+    try:
+        if codec == b"deflate":
+            d = zlib.decompressobj(-15)
+            out = d.decompress(data, cap + 1)
+            if len(out) > cap:
+                raise over()
+            if not d.eof:
+                raise SpecViolation("avro.unreadable", "deflate block is truncated", clause=CLAUSE, where=where)
+            return out
+        if codec == b"zstandard":
+            import zstandard
+            with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data), read_across_frames=True) as r:
+                out = r.read(cap + 1)
+            if len(out) > cap:
+                raise over()
+            return out
+        if codec in (b"bzip2", b"xz"):
+            import bz2
+            import lzma
+            dec: Any = bz2.BZ2Decompressor() if codec == b"bzip2" else lzma.LZMADecompressor()
+            out = dec.decompress(data, cap + 1)
+            if len(out) > cap:
+                raise over()
+            if not dec.eof:
+                raise SpecViolation("avro.unreadable", f"{codec.decode()} block is truncated", clause=CLAUSE,
+                                    where=where)
+            return bytes(out)
+        if codec == b"lz4":  # fastavro's lz4 codec: an LZ4 block with a 4-byte little-endian size
+            import lz4.block  # type: ignore[import-untyped]
+            if len(data) < 4 or int.from_bytes(data[:4], "little") > cap:
+                raise over() if len(data) >= 4 else SpecViolation(
+                    "avro.unreadable", "lz4 block is truncated", clause=CLAUSE, where=where)
+            return bytes(lz4.block.decompress(data))
+        if codec == b"snappy":  # Avro's snappy block: raw snappy, then a CRC32 of the result
+            try:
+                import cramjam  # type: ignore[import-not-found]
+            except ImportError:
+                raise SpecViolation("avro.unreadable", "snappy blocks need the cramjam package, which is "
+                                    "not installed", clause=CLAUSE, where=where) from None
+            size, shift, i = 0, 0, 0
+            while i < min(len(data), 5):
+                size |= (data[i] & 0x7F) << shift
+                shift += 7
+                i += 1
+                if not data[i - 1] & 0x80:
+                    break
+            if size > cap:
+                raise over()
+            out = bytes(cramjam.snappy.decompress_raw(data[:-4]))
+            if zlib.crc32(out) != int.from_bytes(data[-4:], "big"):
+                raise SpecViolation("avro.unreadable", "snappy block CRC32 does not match", clause=CLAUSE,
+                                    where=where)
+            return out
+    except SpecViolation:
+        raise
+    except Exception as e:  # noqa: BLE001 - a codec library's error on corrupt input
+        raise SpecViolation("avro.unreadable", f"{codec.decode()} block does not decompress: "
+                            f"{type(e).__name__}: {str(e)[:200]}", clause=CLAUSE, where=where) from None
+    return data  # null
+
+
+class _Stream(io.RawIOBase):
+    """A read-only stream over the chunks a generator yields (fastavro pulls from it lazily);
+    it can tell its position, and seek nowhere else."""
+
+    def __init__(self, chunks: Iterable[bytes]) -> None:
+        self._chunks = iter(chunks)
+        self._buf = memoryview(b"")
+        self._pos = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        if (offset, whence) in ((0, io.SEEK_CUR), (self._pos, io.SEEK_SET)):
+            return self._pos
+        raise io.UnsupportedOperation("seek")
+
+    def readinto(self, b: Any) -> int:
+        while not self._buf:
+            nxt = next(self._chunks, None)
+            if nxt is None:
+                return 0
+            self._buf = memoryview(nxt)
+        n = min(len(b), len(self._buf))
+        b[:n] = self._buf[:n]
+        self._buf = self._buf[n:]
+        self._pos += n
+        return n
+
+
+class _Blocks:
+    """The data blocks of an open container, read one at a time from the file: each block's
+    declared sizes are checked against the file and :data:`MAX_BLOCK_BYTES` before it is read,
+    its sync marker against the header's, and it is decompressed with a cap. ``offsets[i]`` is
+    the byte offset of block ``i`` in the file."""
+
+    def __init__(self, f: BinaryIO, size: int, body_at: int, sync: bytes, codec: bytes) -> None:
+        self.f, self.size, self.pos, self.sync, self.codec = f, size, body_at, sync, codec
+        self.offsets: list[int] = []
+        self._buf, self._buf_at = b"", body_at
+
+    def _take(self, n: int) -> bytes:
+        """The next ``n`` bytes of the file (fewer at its end)."""
+        while len(self._buf) < n:
+            more = self.f.read(max(_CHUNK, n - len(self._buf)))
+            if not more:
+                break
+            self._buf += more
+        out, self._buf = self._buf[:n], self._buf[n:]
+        self.pos += len(out)
+        return out
+
+    def _long(self, what: str, block: int) -> int:
+        shift = result = 0
+        while True:
+            b = self._take(1)
+            if not b or shift > 63:
+                raise SpecViolation("avro.unreadable", f"block {block}: {what} is a truncated or malformed "
+                                    f"varint at byte {self.pos}", clause=CLAUSE,
+                                    where=f"block {block} (near byte {self.pos})")
+            result |= (b[0] & 0x7F) << shift
+            shift += 7
+            if not b[0] & 0x80:
+                return (result >> 1) ^ -(result & 1)
+
+    def __iter__(self) -> Iterator[bytes]:
+        n = 0
+        while True:
+            at = self.pos
+            if not self._buf and not (more := self.f.read(_CHUNK)):
+                return
+            if not self._buf:
+                self._buf = more
+            where = f"block {n} (near byte {at})"
+            count = self._long("the record count", n)
+            length = self._long("the byte length", n)
+            if count < 0 or length < 0:
+                raise SpecViolation("avro.unreadable", f"block {n}: negative record count or length "
+                                    f"({count}, {length})", clause=CLAUSE, where=where)
+            if length > self.size - self.pos:
+                raise SpecViolation("avro.unreadable", f"block {n} declares {length} bytes but the file has "
+                                    f"{self.size - self.pos} left", clause=CLAUSE, where=where)
+            if length > MAX_BLOCK_BYTES:
+                raise SpecViolation("avro.size-limit", f"block {n} is {length} bytes, over the reader's limit "
+                                    f"of {MAX_BLOCK_BYTES}", clause=CLAUSE, where=where)
+            data = self._take(length)
+            if self._take(16) != self.sync:
+                raise SpecViolation("avro.unreadable", f"block {n}: the sync marker after it differs from the "
+                                    "header's", clause=CLAUSE, where=f"block {n} (near byte {self.pos})")
+            body = _bounded_decompress(self.codec, data, where)
+            self.offsets.append(at)
+            yield _zigzag(count) + _zigzag(len(body)) + body + self.sync
+            n += 1
+
+
+def _read_header_of(f: BinaryIO, size: int) -> tuple[dict[str, bytes], int]:
+    """The header of an open container: read a little first, more only if the header needs it."""
+    data = f.read(min(size, _CHUNK))
+    try:
+        return _read_header(data)
+    except SpecViolation:
+        if len(data) >= size:
+            raise
+    data += f.read(min(size, MAX_HEADER_BYTES) - len(data))
+    if len(data) >= MAX_HEADER_BYTES and size > MAX_HEADER_BYTES:
+        try:
+            return _read_header(data)
+        except SpecViolation:
+            raise SpecViolation("avro.size-limit", f"the Avro header is larger than the reader's limit of "
+                                f"{MAX_HEADER_BYTES} bytes", clause=CLAUSE, where="header") from None
+    return _read_header(data)
+
+
 def read_container(path: str) -> tuple[AvroSchema, dict[str, str], list[dict[str, Any]]]:
-    """(writer schema, header metadata without ``avro.*`` keys, raw records) of an Avro file.
+    """(writer schema, header metadata without ``avro.*`` keys, raw records) of an Avro file."""
+    writer_schema, meta, records = iter_container(path)
+    return writer_schema, meta, list(records)
+
+
+def iter_container(path: str) -> tuple[AvroSchema, dict[str, str], Iterable[dict[str, Any]]]:
+    """(writer schema, header metadata without ``avro.*`` keys, raw records as they are read) of
+    an Avro file; the file stays open until the records are exhausted.
 
     Records are decoded without logical-type conversion. Raises ``SpecViolation``
     (``avro.unreadable``) for a file that is not an Avro object container, located: the byte
     offset in the header, ``header avro.schema`` and the field path for a schema of the wrong
-    shape, the block number, its byte offset and the record for a body that does not decode."""
-    import os
-
+    shape, the block number, its byte offset and the record for a body that does not decode.
+    The file is streamed a block at a time: its memory is bounded by the largest block
+    (:data:`MAX_BLOCK_BYTES`, ``avro.size-limit``), never by the file's size."""
     try:
-        size = os.path.getsize(path)
+        f = open_regular(path)
     except (OSError, ValueError) as e:  # ValueError: a NUL byte in the path
         raise SpecViolation("avro.unreadable", f"{path!r}: {getattr(e, 'strerror', None) or e}", clause=CLAUSE,
                             where="byte 0") from None
-    if size > MAX_FILE_BYTES:
-        raise SpecViolation("avro.unreadable", f"{path}: {size} bytes is more than this reader takes",
-                            clause=CLAUSE, where=f"byte {MAX_FILE_BYTES}")
     try:
-        with open_regular(path) as f:
-            data = f.read(MAX_FILE_BYTES + 1)
-    except (OSError, ValueError) as e:
-        raise SpecViolation("avro.unreadable", f"{path!r}: {getattr(e, 'strerror', None) or e}", clause=CLAUSE,
-                            where="byte 0") from None
-    header, body_at = _read_header(data)
-    writer_schema = _header_json(header, "avro.schema")
-    _check_writer_schema(writer_schema)
-    codec = header.get("avro.codec", b"null")
-    if codec not in (b"null", b"deflate", b"snappy", b"zstandard", b"bzip2", b"xz", b"lz4"):
-        raise SpecViolation("avro.unreadable", f"unknown codec {codec[:40]!r}", clause=CLAUSE,
-                            where="header avro.codec")
-    meta = {k: v.decode("utf-8", "replace") for k, v in header.items() if not k.startswith("avro.")}
-    # Hand fastavro the same file with logical types removed from its schema, so values come
-    # back in their physical encoding (days, micros, unscaled bytes) with no conversion.
-    rebuilt = dict(header)
-    try:
-        rebuilt["avro.schema"] = json.dumps(strip_logical_types(writer_schema)).encode()
-    except (RecursionError, ValueError):
-        raise SpecViolation("avro.unreadable", "avro.schema nested too deeply", clause=CLAUSE,
-                            where="header avro.schema") from None
-    stream = io.BytesIO()
-    stream.write(MAGIC)
-    stream.write(_zigzag(len(rebuilt)))
-    for k, v in rebuilt.items():
-        stream.write(_avro_bytes(k.encode()))
-        stream.write(_avro_bytes(v))
-    stream.write(_zigzag(0))
-    shift = body_at - stream.tell()  # rebuilt offsets + shift = offsets in the file
-    stream.write(data[body_at:])
-    stream.seek(0)
-    try:
-        blocks = fastavro.block_reader(stream)
-    except Exception as e:  # noqa: BLE001 - fastavro's schema parser raises anything
-        raise SpecViolation("avro.unreadable", f"avro.schema does not parse: {type(e).__name__}: {str(e)[:200]}",
-                            clause=CLAUSE, where="header avro.schema") from None
-    records: list[dict[str, Any]] = []
-    block_no, block_at, in_block = 0, body_at + 16, 0
-    try:
-        for block in blocks:
-            block_at = block.offset + shift
-            for in_block, r in enumerate(block):
-                if isinstance(r, dict):
-                    records.append(r)
-            block_no, in_block = block_no + 1, 0
-    except Exception as e:  # noqa: BLE001 - any decoding failure is reported as a violation
-        raise SpecViolation("avro.unreadable", f"data block {block_no} does not decode: {type(e).__name__}: "
-                            f"{str(e)[:200]}", clause=CLAUSE,
-                            where=f"block {block_no} (near byte {block_at}), record {in_block}") from None
-    return writer_schema, meta, records
+        size = f.seek(0, io.SEEK_END)
+        f.seek(0)
+        header, body_at = _read_header_of(f, size)
+        writer_schema = _header_json(header, "avro.schema")
+        _check_writer_schema(writer_schema)
+        codec = header.get("avro.codec", b"null")
+        if codec not in (b"null", b"deflate", b"snappy", b"zstandard", b"bzip2", b"xz", b"lz4"):
+            raise SpecViolation("avro.unreadable", f"unknown codec {codec[:40]!r}", clause=CLAUSE,
+                                where="header avro.codec")
+        meta = {k: v.decode("utf-8", "replace") for k, v in header.items() if not k.startswith("avro.")}
+        # fastavro reads a rebuilt stream: the header with logical types removed from the schema (so
+        # values come back in their physical encoding: days, micros, unscaled bytes) and codec null,
+        # then the blocks as this module decompressed them.
+        rebuilt = dict(header)
+        try:
+            rebuilt["avro.schema"] = json.dumps(strip_logical_types(writer_schema)).encode()
+        except (RecursionError, ValueError):
+            raise SpecViolation("avro.unreadable", "avro.schema nested too deeply", clause=CLAUSE,
+                                where="header avro.schema") from None
+        rebuilt["avro.codec"] = b"null"
+        head = io.BytesIO()
+        head.write(MAGIC)
+        head.write(_zigzag(len(rebuilt)))
+        for k, v in rebuilt.items():
+            head.write(_avro_bytes(k.encode()))
+            head.write(_avro_bytes(v))
+        head.write(_zigzag(0))
+        f.seek(body_at)
+        sync = f.read(16)
+        if len(sync) != 16:
+            raise SpecViolation("avro.unreadable", "the file ends inside the header's sync marker", clause=CLAUSE,
+                                where=f"byte {body_at}")
+        head.write(sync)
+        blocks = _Blocks(f, size, body_at + 16, sync, codec)
+        stream = io.BufferedReader(_Stream(_chain(head.getvalue(), blocks)), _CHUNK)
+        try:
+            reader = fastavro.block_reader(stream)
+        except SpecViolation:
+            raise
+        except Exception as e:  # noqa: BLE001 - fastavro's schema parser raises anything
+            raise SpecViolation("avro.unreadable", f"avro.schema does not parse: {type(e).__name__}: "
+                                f"{str(e)[:200]}", clause=CLAUSE, where="header avro.schema") from None
+    except BaseException:
+        f.close()
+        raise
+    return writer_schema, meta, _records(f, reader, blocks)
+
+
+def _chain(head: bytes, blocks: _Blocks) -> Iterable[bytes]:
+    yield head
+    yield from blocks
+
+
+def _records(f: BinaryIO, reader: Any, blocks: _Blocks) -> Iterable[dict[str, Any]]:
+    block_no, in_block = 0, 0
+    with f:
+        try:
+            for block in reader:
+                for in_block, r in enumerate(block):
+                    if isinstance(r, dict):
+                        yield r
+                block_no, in_block = block_no + 1, 0
+        except SpecViolation:
+            raise
+        except Exception as e:  # noqa: BLE001 - any decoding failure is reported as a violation
+            at = blocks.offsets[block_no] if block_no < len(blocks.offsets) else blocks.pos
+            raise SpecViolation("avro.unreadable", f"data block {block_no} does not decode: {type(e).__name__}: "
+                                f"{str(e)[:200]}", clause=CLAUSE,
+                                where=f"block {block_no} (near byte {at}), record {in_block}") from None

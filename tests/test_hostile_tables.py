@@ -189,3 +189,25 @@ def test_metadata_of_the_wrong_shape_is_a_finding(tmp_path: Path, edit: dict) ->
     rules = {f.rule for f in findings}
     assert "checker.internal-error" not in rules, [str(f) for f in findings]
     assert any(f.severity == "error" and f.rule.startswith("metadata.") for f in findings), rules
+
+
+@pytest.mark.parametrize("damage", sorted(__import__("tests.hostile", fromlist=["CASES"]).CASES))
+def test_bombs_and_sparse_giant_files(tmp_path: Path, damage: str) -> None:
+    """Decompression bombs and sparse giant files (tests/hostile.py): a finding by the case's rule,
+    exit code 1, no traceback, the damaged file untouched. Their peak memory is measured by
+    benchmarks/bench_hostile.py."""
+    from tests import hostile
+
+    md, victim = hostile.build(damage, str(tmp_path / "t"))
+    before = os.stat(victim)
+    run = _check(md, "--json")
+    rule = hostile.CASES[damage][1]
+    assert run.returncode == (0 if rule is None else 1) and "Traceback" not in run.stderr, run.stderr[-2000:]
+    findings = [f for t in json.loads(run.stdout)["tables"] for f in t["findings"]]
+    if rule is None:  # a valid large input, checked streamed: no error
+        assert not [f for f in findings if f["severity"] == "error"], findings
+    else:
+        hits = [f for f in findings if f["rule"] == rule]
+        assert hits and all(f["file"] == victim and f["location"] for f in hits), findings
+    after = os.stat(victim)
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns), "the checker changed its input"
