@@ -9,10 +9,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from typing import NoReturn, Sequence
 
 from iceberg_conformance.checker.report import render_text, to_json
 from iceberg_conformance.checker.table import Unit, check_table, find_tables
+
+
+#: from this many data and delete files on, a full check says what it will open
+BIG_TABLE_FILES = 10_000
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -47,15 +52,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         tables.extend(found)
     show = not args.quiet and sys.stderr.isatty()
 
+    started = [0.0]
+
+    def planned(units: list[Unit]) -> None:
+        started[0] = time.monotonic()
+        files = sum(u.kind in ("data-file", "delete-file") for u in units)
+        if not args.quiet and not args.metadata_only and files >= BIG_TABLE_FILES:
+            print(f"  {files} data and delete files will be opened and read; progress shows the time left. "
+                  "--metadata-only checks metadata, manifest lists and manifests without opening them.",
+                  file=sys.stderr)
+
     def progress(i: int, n: int, u: Unit) -> None:
         if show and (n > 20 and i % max(1, n // 50) == 0):
-            print(f"\r  {i}/{n} {u.kind:<12}", end="", file=sys.stderr, flush=True)
+            elapsed = time.monotonic() - started[0]
+            left = f", about {elapsed / i * (n - i):.0f} s left" if i and elapsed > 2 else ""
+            print(f"\r  {i}/{n} {u.kind:<12}{left}   ", end="", file=sys.stderr, flush=True)
 
     results = []
     for t in tables:
         if not args.quiet:
             print(f"checking {t}", file=sys.stderr)
-        results.append(check_table(t, progress=progress, allowed_roots=args.allow_root,
+        results.append(check_table(t, progress=progress, planned=planned, allowed_roots=args.allow_root,
                                    metadata_only=args.metadata_only, workers=max(1, args.workers)))
         if show:
             print("\r", end="", file=sys.stderr)

@@ -245,6 +245,55 @@ def content_key(df: dict[str, Any]) -> str:
     return f"{path}#{offset}+{df.get('content_size_in_bytes')}"
 
 
+@dataclass
+class LiveDigest:
+    """What a snapshot's live-file checks need of one manifest, taken from its entries as stored
+    (before inheritance) while the manifest unit decodes them, so no manifest is decoded twice:
+    the content keys of its live (ADDED/EXISTING) entries with their entry indexes, totals per
+    content, its deletion vectors, and its ADDED position delete files (for the v3 rule)."""
+
+    keys: list[str] = field(default_factory=list)
+    index: list[int] = field(default_factory=list)
+    #: content -> [live files, their record_count]
+    totals: dict[int, list[int]] = field(default_factory=dict)
+    #: (referenced_data_file, entry index) of each live deletion vector
+    dvs: list[tuple[str, int]] = field(default_factory=list)
+    #: (content key, snapshot_id as stored) of each ADDED position delete entry without content_offset
+    added_position_files: list[tuple[str, Any]] = field(default_factory=list)
+
+
+def live_digest(entries: list[dict[str, Any]]) -> LiveDigest:
+    d = LiveDigest()
+    for i, e in enumerate(entries):
+        status = e.get("status")
+        if status not in (0, 1):
+            continue
+        df = e["data_file"]
+        k = content_key(df)
+        d.keys.append(k)
+        d.index.append(i)
+        content = df.get("content", 0)
+        t = d.totals.setdefault(content if isinstance(content, int) else -1, [0, 0])
+        t[0] += 1
+        t[1] += int(df.get("record_count") or 0)
+        if content == 1:
+            if str(df.get("file_format", "")).upper() == "PUFFIN":
+                d.dvs.append((str(df.get("referenced_data_file")), i))
+            if status == 1 and df.get("content_offset") is None:
+                d.added_position_files.append((k, e.get("snapshot_id")))
+    return d
+
+
+#: manifest path -> its live digest, filled by the manifest units of the current check
+_DIGESTS: dict[str, LiveDigest] = {}
+
+
+def _digest(local: str, version: int) -> LiveDigest:
+    """The live digest of a manifest: from its manifest unit if it ran, else decoded here."""
+    got = _DIGESTS.get(local)
+    return got if got is not None else live_digest(_manifest(local, version)[0])
+
+
 def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
 
@@ -351,16 +400,24 @@ def _plan(table: str, doc: dict[str, Any] | None, metadata_only: bool = False) -
 
 def run_unit(unit: Unit) -> list[Finding]:
     """The findings of one unit (pure: reads files, writes nothing)."""
+    return run_unit_digest(unit)[0]
+
+
+def run_unit_digest(unit: Unit) -> tuple[list[Finding], LiveDigest | None]:
+    """The findings of one unit and, for a manifest, its :class:`LiveDigest` (for the snapshot
+    units, which then need not decode the manifest again)."""
     runners: dict[str, Callable[[Unit], list[Finding]]] = {
-        "metadata": _run_metadata, "snapshot": _run_snapshot, "manifest": _run_manifest,
+        "metadata": _run_metadata, "snapshot": _run_snapshot,
         "data-file": _run_file, "delete-file": _run_file, "puffin": _run_puffin,
     }
     global _ROOTS
     _ROOTS = list(unit.roots)
     try:
-        return runners[unit.kind](unit)
+        if unit.kind == "manifest":
+            return _run_manifest_digest(unit)
+        return runners[unit.kind](unit), None
     except Exception as e:  # a checker bug must not hide the other findings
-        return [Finding("checker.internal-error", f"{type(e).__name__}: {e}", "-", unit.path, unit.kind)]
+        return [Finding("checker.internal-error", f"{type(e).__name__}: {e}", "-", unit.path, unit.kind)], None
 
 
 def _run_metadata(unit: Unit) -> list[Finding]:
@@ -463,39 +520,44 @@ def _run_snapshot(unit: Unit) -> list[Finding]:
     if version >= 3:
         out.extend(_row_lineage(doc, snap, mfs, file))
     # live files of the snapshot: unique, and at most one DV per data file
-    seen: dict[str, str] = {}
+    seen: dict[str, tuple[str, int]] = {}
     dvs: dict[str, str] = {}
     upgraded = {x.get("snapshot-id"): x.get("first-row-id") for x in doc.get("snapshots") or []
                 if isinstance(x, dict) and isinstance(x.get("snapshot-id"), int)}
     totals = {"total-data-files": 0, "total-delete-files": 0, "total-records": 0,
               "total-position-deletes": 0, "total-equality-deletes": 0}
-    for mf, e, i in live_entries(doc, snap):
-        df = e["data_file"]
-        k = content_key(df)
-        where = f"{mf.get('manifest_path')} entries[{i}]"
-        content = df.get("content", 0)
-        if k in seen:
-            out.append(Finding("snapshot.duplicate-file", f"{_describe_key(k)} is live twice in snapshot {sid} "
-                               f"({seen[k]} and {where})", CLAUSE_SCAN, file, loc))
-        seen[k] = where
-        rc = int(df.get("record_count") or 0)
-        if content == 0:
-            totals["total-data-files"] += 1
-            totals["total-records"] += rc
-        else:
-            totals["total-delete-files"] += 1
-            totals["total-position-deletes" if content == 1 else "total-equality-deletes"] += rc
-        if version >= 3 and content == 1 and df.get("content_offset") is None and e.get("status") == 1 \
-                and isinstance(upgraded.get(e.get("snapshot_id")), int):
-            out.append(Finding("deletes.position-file-in-v3", f"{k} is a position delete file ADDED by snapshot "
-                               f"{e.get('snapshot_id')} of this v3 table (a snapshot with first-row-id)",
-                               "Delete Formats: Position delete files must not be added to v3 tables", file, loc))
-        if content == 1 and str(df.get("file_format", "")).upper() == "PUFFIN":
-            ref = str(df.get("referenced_data_file"))
+    for mf in mfs:
+        mpath = str(mf.get("manifest_path"))
+        local = local_path(mpath)
+        if local is None or outside(local) or not is_regular(local):
+            continue
+        d = _digest(local, version)
+        for k, i in zip(d.keys, d.index):
+            if k in seen:
+                first, j = seen[k]
+                out.append(Finding("snapshot.duplicate-file", f"{_describe_key(k)} is live twice in snapshot {sid} "
+                                   f"({first} entries[{j}] and {mpath} entries[{i}])", CLAUSE_SCAN, file, loc))
+            seen[k] = (mpath, i)
+        for content, (n, rc) in d.totals.items():
+            if content == 0:
+                totals["total-data-files"] += n
+                totals["total-records"] += rc
+            else:
+                totals["total-delete-files"] += n
+                totals["total-position-deletes" if content == 1 else "total-equality-deletes"] += rc
+        if version >= 3:
+            for k, stored_sid in d.added_position_files:
+                added_by = stored_sid if stored_sid is not None else mf.get("added_snapshot_id")
+                if isinstance(upgraded.get(added_by), int):
+                    out.append(Finding("deletes.position-file-in-v3", f"{k} is a position delete file ADDED by "
+                                       f"snapshot {added_by} of this v3 table (a snapshot with first-row-id)",
+                                       "Delete Formats: Position delete files must not be added to v3 tables",
+                                       file, loc))
+        for ref, i in d.dvs:
             if ref in dvs:
                 out.append(Finding("dv.one-per-data-file", f"data file {ref} has two deletion vectors in snapshot "
-                                   f"{sid} ({dvs[ref]} and {where})", CLAUSE_DV, file, loc))
-            dvs[ref] = where
+                                   f"{sid} ({dvs[ref]} and {mpath} entries[{i}])", CLAUSE_DV, file, loc))
+            dvs[ref] = f"{mpath} entries[{i}]"
     summary = snap.get("summary")
     for key, actual in totals.items():
         claimed = summary.get(key) if isinstance(summary, dict) else None
@@ -566,20 +628,29 @@ def _row_lineage(doc: dict[str, Any], snap: dict[str, Any], mfs: list[dict[str, 
 
 
 def _run_manifest(unit: Unit) -> list[Finding]:
+    findings, digest = _run_manifest_digest(unit)
+    if digest is not None:
+        _DIGESTS[local_path(unit.path) or unit.path] = digest
+    return findings
+
+
+def _run_manifest_digest(unit: Unit) -> tuple[list[Finding], LiveDigest | None]:
     """The manifest, decoded once per distinct manifest-list record naming it; findings about a
     record's agreement with the manifest (counts, summaries, inherited values) are reported
-    against the manifest list that holds the record."""
-    from iceberg_conformance.reference.manifests import ManifestContext, check_manifest
+    against the manifest list that holds the record. Also the manifest's :class:`LiveDigest`,
+    from the same decode."""
+    from iceberg_conformance.reference.manifests import ManifestContext, read_manifest
     from iceberg_conformance.reference.metadata import current_schema, spec_by_id
 
     doc = _doc(unit.table)
     if doc is None:
-        return []
+        return [], None
     local = local_path(unit.path)
     if local is None:
-        return [_unavailable(unit.path, "", "not a local path")]
+        return [_unavailable(unit.path, "", "not a local path")], None
     if outside(local) or not is_regular(local):
-        return []  # reported by the snapshot unit
+        return [], None  # reported by the snapshot unit
+    digest: LiveDigest | None = None
     out: list[Finding] = []
     for rec in unit.context.get("records") or [{"record": {}, "where": []}]:
         mf = rec["record"]
@@ -590,7 +661,11 @@ def _run_manifest(unit: Unit) -> list[Finding]:
         ctx = ManifestContext(format_version(doc), current_schema(doc), spec,
                               mf if "manifest_length" in mf else None, order_ids)
         where = rec.get("where") or []
-        for f in check_manifest(local, ctx):
+        entries, found = read_manifest(local, ctx.format_version, ctx)
+        if digest is None:
+            digest = live_digest(entries)
+        del entries
+        for f in found:
             if where and f.location.startswith(RECORD_LOCATION):
                 list_path, index, sid = where[0]
                 also = f" (the same record is listed by {len(where) - 1} more snapshot(s))" if len(where) > 1 else ""
@@ -598,7 +673,7 @@ def _run_manifest(unit: Unit) -> list[Finding]:
                             f.clause, local_path(list_path) or list_path,
                             f"manifests[{index}]" + f.location[len(RECORD_LOCATION):], f.severity)
             out.append(f)
-    return out
+    return out, digest
 
 
 RECORD_LOCATION = "manifest_list_entry"
@@ -654,12 +729,13 @@ class TableResult:
 
 
 def check_table(table: str, progress: Callable[[int, int, Unit], None] | None = None,
-                mapper: Callable[[Callable[[Unit], list[Finding]], list[Unit]], Iterable[list[Finding]]] | None = None,
-                allowed_roots: list[str] | None = None, metadata_only: bool = False, workers: int = 1
-                ) -> TableResult:
+                mapper: Callable[[Callable[[Unit], Any], list[Unit]], Iterable[Any]] | None = None,
+                allowed_roots: list[str] | None = None, metadata_only: bool = False, workers: int = 1,
+                planned: Callable[[list[Unit]], None] | None = None) -> TableResult:
     """Plan and run every unit of one table. ``metadata_only`` leaves out the data and delete
     files (every metadata, manifest-list and manifest rule still runs); ``workers`` > 1 runs the
-    units in a pool of local processes; ``mapper`` may run them elsewhere (an engine)."""
+    units in a pool of local processes; ``mapper`` may run them elsewhere (an engine);
+    ``planned`` is told the units before they run."""
     import time
 
     start = time.monotonic()
@@ -668,17 +744,42 @@ def check_table(table: str, progress: Callable[[int, int, Unit], None] | None = 
     units = plan_units(table, allowed_roots, metadata_only)
     if metadata_only:
         units = [u for u in units if u.kind in METADATA_KINDS]
+    if planned is not None:
+        planned(units)
     findings: list[Finding] = []
     if mapper is None and workers > 1 and len(units) > 1:
-        mapper = _pool_mapper(workers, progress)
-    if mapper is not None:
-        for part in mapper(run_unit, units):
+        mapper = _pool_mapper(workers)
+    # manifests first: each returns the digest of its live entries, which the snapshot units
+    # (run here, in this process) check, so no manifest is decoded twice
+    first = [u for u in units if u.kind in ("metadata", "manifest")]
+    snapshots = [u for u in units if u.kind == "snapshot"]
+    rest = [u for u in units if u.kind not in ("metadata", "manifest", "snapshot")]
+    done = 0
+
+    def tick(u: Unit) -> None:
+        nonlocal done
+        if progress is not None:
+            progress(done, len(units), u)
+        done += 1
+    _DIGESTS.clear()
+    try:
+        results: Iterable[Any] = mapper(run_unit_digest, first) if mapper is not None and len(first) > 1 else (
+            run_unit_digest(u) for u in first)
+        for u, (part, digest) in zip(first, results):
+            tick(u)
             findings.extend(part)
-    else:
-        for i, u in enumerate(units):
-            if progress is not None:
-                progress(i, len(units), u)
+            if digest is not None:
+                _DIGESTS[local_path(u.path) or u.path] = digest
+        for u in snapshots:
+            tick(u)
             findings.extend(run_unit(u))
+    finally:
+        _DIGESTS.clear()
+    parts: Iterable[list[Finding]] = mapper(run_unit, rest) if mapper is not None and len(rest) > 1 else (
+        run_unit(u) for u in rest)
+    for u, part in zip(rest, parts):
+        tick(u)
+        findings.extend(part)
     return TableResult(table, _dedupe(findings), len(units), time.monotonic() - start)
 
 
@@ -686,18 +787,15 @@ def check_table(table: str, progress: Callable[[int, int, Unit], None] | None = 
 METADATA_KINDS = frozenset({"metadata", "snapshot", "manifest"})
 
 
-def _pool_mapper(workers: int, progress: Callable[[int, int, Unit], None] | None
-                 ) -> Callable[[Callable[[Unit], list[Finding]], list[Unit]], Iterable[list[Finding]]]:
-    """Run units in ``workers`` local processes (units are independent and picklable)."""
-    def run(fn: Callable[[Unit], list[Finding]], units: list[Unit]) -> Iterator[list[Finding]]:
+def _pool_mapper(workers: int) -> Callable[[Callable[[Unit], Any], list[Unit]], Iterable[Any]]:
+    """Run units in ``workers`` local processes (units are independent and picklable); results
+    come back in unit order."""
+    def run(fn: Callable[[Unit], Any], units: list[Unit]) -> Iterator[Any]:
         import multiprocessing
 
         ctx = multiprocessing.get_context()
         with ctx.Pool(workers) as pool:
-            for i, part in enumerate(pool.imap(fn, units, chunksize=max(1, len(units) // (workers * 8)))):
-                if progress is not None:
-                    progress(i, len(units), units[i])
-                yield part
+            yield from pool.imap(fn, units, chunksize=max(1, len(units) // (workers * 8)))
     return run
 
 

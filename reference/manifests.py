@@ -31,6 +31,7 @@ import json
 import math
 import os
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Iterable, Literal
 
 from .avro import (
@@ -40,8 +41,8 @@ from .avro import (
 from .errors import SpecViolation
 from .findings import Finding
 from .types import (
-    BinaryType, BooleanType, DateType, DecimalType, DoubleType, FloatType, IcebergType, IntegerType, ListType,
-    LongType, MapType, NestedField, StringType, StructType, UUIDType, parse_type,
+    BinaryType, BooleanType, DateType, DecimalType, DoubleType, FloatType, GeographyType, GeometryType, IcebergType,
+    IntegerType, ListType, LongType, MapType, NestedField, StringType, StructType, UUIDType, parse_type,
 )
 from .values import value_from_json, value_to_json
 
@@ -256,8 +257,11 @@ def _collect_named(schema: AvroSchema, named: dict[str, Any]) -> None:
 def _map_json(raw: Any, value_hex: bool) -> dict[str, Any] | None:
     if raw is None:
         return None
-    pairs = raw.items() if isinstance(raw, dict) else ((kv["key"], kv["value"]) for kv in raw)
-    return {str(k): (_hex(v) if value_hex else v) for k, v in pairs}
+    if isinstance(raw, dict):
+        return {str(k): (_hex(v) if value_hex else v) for k, v in raw.items()}
+    if value_hex:
+        return {str(kv["key"]): None if kv["value"] is None else bytes(kv["value"]).hex() for kv in raw}
+    return {str(kv["key"]): kv["value"] for kv in raw}
 
 
 def _json_key(fid: int) -> str:
@@ -301,34 +305,44 @@ def _layout(writer_schema: AvroSchema, where: str) -> _Layout:
     return _Layout(entry, data_file, {f: n for f, (n, _) in _by_id(p_schema).items()}, ptype)
 
 
-def decode_entry(raw: dict[str, Any], version: int, layout: _Layout) -> dict[str, Any]:
-    """The decoded form of one raw manifest entry record."""
-    def get(ids: dict[int, tuple[str, AvroSchema]], rec: dict[str, Any], fid: int) -> Any:
-        return rec.get(ids[fid][0]) if fid in ids else None
+def _entry_plan(version: int, layout: _Layout) -> list[tuple[str, str | None, Any]]:
+    """(decoded name, Avro field name or None, converter or None) of each ``data_file`` field of
+    ``version``; a converter takes the raw value (``None`` included) to the decoded form."""
+    def partition(v: Any) -> Any:
+        return decode_partition(layout.partition_type, v, layout.partition_names)
 
-    entry: dict[str, Any] = {"status": get(layout.entry, raw, 0), "snapshot_id": get(layout.entry, raw, 1)}
-    if version >= 2:
-        entry["sequence_number"] = get(layout.entry, raw, 3)
-        entry["file_sequence_number"] = get(layout.entry, raw, 4)
-    df_raw = get(layout.entry, raw, 2) or {}
-    df: dict[str, Any] = {}
-    for fid, name, _t, _req, _, _ in _rows(_DATA_FILE, version):
+    def as_list(v: Any) -> Any:
+        return list(v) if isinstance(v, (list, tuple)) else v
+
+    converters: dict[int, Any] = {102: partition, 134: lambda v: 0 if v is None else v, 131: _hex,
+                                  125: lambda v: _map_json(v, True), 128: lambda v: _map_json(v, True)}
+    for fid in (108, 109, 110, 137):
+        converters[fid] = lambda v: _map_json(v, False)
+    plan = []
+    for fid, name, t, _req, _, _ in _rows(_DATA_FILE, version):
         if fid in DEPRECATED:
             continue
-        value = get(layout.data_file, df_raw, fid)
-        if fid == 102:
-            value = decode_partition(layout.partition_type, value, layout.partition_names)
-        elif fid in (108, 109, 110, 137):
-            value = _map_json(value, False)
-        elif fid in (125, 128):
-            value = _map_json(value, True)
-        elif fid == 131:
-            value = _hex(value)
-        elif fid == 134 and value is None:
-            value = 0
-        elif isinstance(value, (list, tuple)):
-            value = list(value)
-        df[name] = value
+        conv = converters.get(fid, as_list if isinstance(t, ListType) else None)
+        plan.append((name, layout.data_file[fid][0] if fid in layout.data_file else None, conv))
+    return plan
+
+
+def decode_entry(raw: dict[str, Any], version: int, layout: _Layout,
+                 plan: list[tuple[str, str | None, Any]] | None = None) -> dict[str, Any]:
+    """The decoded form of one raw manifest entry record (``plan``: :func:`_entry_plan`, computed
+    once per manifest by callers that decode many entries)."""
+    names = layout.entry
+    entry: dict[str, Any] = {"status": raw.get(names[0][0]) if 0 in names else None,
+                             "snapshot_id": raw.get(names[1][0]) if 1 in names else None}
+    if version >= 2:
+        entry["sequence_number"] = raw.get(names[3][0]) if 3 in names else None
+        entry["file_sequence_number"] = raw.get(names[4][0]) if 4 in names else None
+    df_raw = (raw.get(names[2][0]) if 2 in names else None) or {}
+    get = df_raw.get
+    df: dict[str, Any] = {}
+    for name, avro_name, conv in plan if plan is not None else _entry_plan(version, layout):
+        value = get(avro_name) if avro_name is not None else None
+        df[name] = value if conv is None else conv(value)
     entry["data_file"] = df
     return entry
 
@@ -440,9 +454,10 @@ def read_manifest(path: str, format_version: int | None = None,
     if any(f.severity == "error" and f.rule in ("manifests.field-id-missing", "avro.union") for f in findings):
         return [], findings
     entries = []
+    plan = _entry_plan(version, layout)
     for i, r in enumerate(records):
         try:
-            entries.append(decode_entry(r, version, layout))
+            entries.append(decode_entry(r, version, layout, plan))
         except _SHAPE_ERRORS as e:
             why = f"no key {e}" if isinstance(e, KeyError) else str(e)[:300]
             findings.append(_finding("manifests.undecodable", f"entry values do not decode: {why}", CLAUSE_ENTRIES,
@@ -514,39 +529,60 @@ def _compare_key(t: IcebergType, v: Any) -> Any:
     return v
 
 
+_Column = tuple[IcebergType, Any, bool, bool]  # type, bytes -> value, is decimal, is float
+
+
+def _bound_columns(by_id: dict[int, NestedField]) -> dict[str, _Column]:
+    """For each column id (as a bounds map key): its type, the decoder of its binary bound form,
+    and whether it is a decimal (minimal bytes) or a float (NaN never a bound)."""
+    from .binary import bound_from_bytes, from_bytes
+
+    out: dict[str, _Column] = {}
+    for fid, field in by_id.items():
+        t = field.field_type
+        geo = isinstance(t, (GeometryType, GeographyType))
+        decoder: Any = partial(bound_from_bytes, t) if geo else partial(from_bytes.dispatch(type(t)), t)
+        out[str(fid)] = (t, decoder, isinstance(t, DecimalType), isinstance(t, (FloatType, DoubleType)))
+    return out
+
+
 def _check_bounds(df: dict[str, Any], schema: StructType | None, path: str, loc: str,
-                  by_id: dict[int, NestedField] | None = None) -> list[Finding]:
-    from .binary import bound_from_bytes, is_minimal_decimal
+                  by_id: dict[int, NestedField] | None = None, columns: dict[str, _Column] | None = None
+                  ) -> list[Finding]:
+    from .binary import is_minimal_decimal
 
     out: list[Finding] = []
     lower, upper = df.get("lower_bounds") or {}, df.get("upper_bounds") or {}
-    if schema is None:
+    if schema is None or not (lower or upper):
         return out
-    by_id = _fields_by_id(schema) if by_id is None else by_id
+    if columns is None:
+        columns = _bound_columns(_fields_by_id(schema) if by_id is None else by_id)
     decoded: dict[str, dict[str, Any]] = {"lower": {}, "upper": {}}
     for which, bounds in (("lower", lower), ("upper", upper)):
         for key, hexv in bounds.items():
-            column = by_id.get(int(key))
+            column = columns.get(key)
             if column is None:
                 continue  # a dropped column; nothing to decode with
+            t, decode, is_decimal, is_float = column
             try:
-                value = bound_from_bytes(column.field_type, bytes.fromhex(hexv))
+                value = decode(bytes.fromhex(hexv))
             except SpecViolation as e:
-                out.append(_finding("manifests.bound-decode", f"{which} bound of column {key} ({column.field_type}): "
+                out.append(_finding("manifests.bound-decode", f"{which} bound of column {key} ({t}): "
                                     f"{e.detail}", CLAUSE_BOUNDS, path, f"{loc}.{which}_bounds[{key}]"))
                 continue
-            if isinstance(column.field_type, DecimalType) and not is_minimal_decimal(bytes.fromhex(hexv)):
+            if is_decimal and not is_minimal_decimal(bytes.fromhex(hexv)):
                 out.append(_finding("manifests.bound-decimal-minimal", f"{which} bound of column {key} "
-                                    f"({column.field_type}) is {hexv}: not the minimum number of bytes for its value",
+                                    f"({t}) is {hexv}: not the minimum number of bytes for its value",
                                     CLAUSE_BOUNDS, path, f"{loc}.{which}_bounds[{key}]"))
-            if isinstance(value, float) and math.isnan(value):
+            if is_float and math.isnan(value):
                 out.append(_finding("manifests.bound-nan", f"{which} bound of column {key} is NaN", CLAUSE_BOUNDS,
                                     path, f"{loc}.{which}_bounds[{key}]"))
                 continue
-            decoded[which][key] = (column.field_type, value)
+            decoded[which][key] = (t, value)
+    upper_decoded = decoded["upper"]
     for key, (t, lo) in decoded["lower"].items():
-        if key in decoded["upper"]:
-            hi = decoded["upper"][key][1]
+        if key in upper_decoded:
+            hi = upper_decoded[key][1]
             try:
                 wrong = _compare_key(t, lo) > _compare_key(t, hi)
             except TypeError:
@@ -604,6 +640,7 @@ def _check_entries(entries: list[dict[str, Any]], version: int, meta: dict[str, 
             except (SpecViolation, KeyError, ValueError, TypeError):
                 pass
     by_id = _fields_by_id(schema) if schema is not None else {}
+    columns = _bound_columns(by_id)
     for i, e in enumerate(entries):
         loc = f"entries[{i}]"
         df = e["data_file"]
@@ -659,7 +696,7 @@ def _check_entries(entries: list[dict[str, Any]], version: int, meta: dict[str, 
                 if missing:
                     out.append(_finding("manifests.dv-fields", f"deletion vector entry lacks {', '.join(missing)}",
                                         CLAUSE_DELETES, path, loc))
-        out.extend(_check_bounds(df, schema, path, loc, by_id))
+        out.extend(_check_bounds(df, schema, path, loc, by_id, columns))
     if context and context.manifest_file is not None:
         out.extend(check_against_list_entry(entries, context.manifest_file, ptype, version, meta, path))
     return out
