@@ -165,7 +165,7 @@ def _strip_null(schema: AvroSchema, where: str) -> tuple[AvroSchema, bool]:
 
 def _field_id(obj: dict[str, Any], key: str, where: str) -> int:
     value = obj.get(key)
-    if isinstance(value, str) and value.lstrip("-").isdigit():
+    if isinstance(value, str) and value.lstrip("-").isdigit() and len(value) <= 20:
         value = int(value)  # some writers store ids as strings; the spec says JSON integers
     if not isinstance(value, int) or isinstance(value, bool):
         raise SpecViolation("avro.field-id-missing", f"{where}: no {key} (Iceberg ids must be stored "

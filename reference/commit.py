@@ -56,7 +56,7 @@ def current_version(table_location: str) -> int:
     try:
         with open(os.path.join(mdir, VERSION_HINT), encoding="utf-8") as f:
             text = f.read().strip()
-            v = int(text) if text.isdigit() else 0
+            v = int(text) if text.isdigit() and len(text) <= 20 else 0
     except OSError:
         v = 0
     if v and not os.path.exists(version_path(table_location, v)):

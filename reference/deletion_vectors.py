@@ -217,7 +217,7 @@ def check_blob_metadata(snapshot_id: int, sequence_number: int, compression_code
     card = properties.get("cardinality")
     if card is None:
         out.append(_bad("dv.cardinality", "property cardinality is missing"))
-    elif not card.isascii() or not card.isdigit():
+    elif not card.isascii() or not card.isdigit() or len(card) > 20:
         out.append(_bad("dv.cardinality", f"property cardinality {card!r} is not a decimal count"))
     elif cardinality is not None and int(card) != cardinality:
         out.append(_bad("dv.cardinality", f"property cardinality is {card}, the vector has "

@@ -802,7 +802,8 @@ def check_against_list_entry(entries: list[dict[str, Any]], mf: dict[str, Any], 
             out.append(_finding("manifests.list-content", f"manifest list says content {mf['content']}, the manifest "
                                 f"header says {meta.get('content')!r}", CLAUSE_LIST, path, loc))
     spec_id = meta.get("partition-spec-id")
-    if spec_id is not None and spec_id.lstrip("-").isdigit() and mf.get("partition_spec_id") is not None \
+    if spec_id is not None and spec_id.lstrip("-").isdigit() and len(spec_id) <= 20 \
+            and mf.get("partition_spec_id") is not None \
             and int(spec_id) != mf["partition_spec_id"]:
         out.append(_finding("manifests.list-spec-id", f"manifest list says partition_spec_id "
                             f"{mf['partition_spec_id']}, the manifest header says {spec_id}", CLAUSE_LIST, path, loc))
@@ -910,7 +911,15 @@ def read_manifest_list(path: str, format_version: int | None = None) -> tuple[li
         lst = _record_of(ids[507][1], named)
         if isinstance(lst, dict) and lst.get("type") == "array":
             summary_ids = _by_id(_record_of(lst["items"], named))
-    entries = [decode_manifest_file(r, version, ids, summary_ids) for r in records]
+    entries = []
+    for i, r in enumerate(records):
+        try:
+            entries.append(decode_manifest_file(r, version, ids, summary_ids))
+        except _SHAPE_ERRORS as e:
+            why = f"no key {e}" if isinstance(e, KeyError) else str(e)[:300]
+            findings.append(_finding("manifests.undecodable", f"manifest-list record values do not decode: {why}",
+                                     CLAUSE_LIST, path, f"manifests[{i}]"))
+            return [], findings
     for i, mf in enumerate(entries):
         loc = f"manifests[{i}]"
         for key in ("added_files_count", "existing_files_count", "deleted_files_count", "added_rows_count",
