@@ -661,7 +661,7 @@ def _run_manifest_digest(unit: Unit) -> tuple[list[Finding], LiveDigest | None]:
         ctx = ManifestContext(format_version(doc), current_schema(doc), spec,
                               mf if "manifest_length" in mf else None, order_ids)
         where = rec.get("where") or []
-        entries, found = read_manifest(local, ctx.format_version, ctx)
+        entries, found = read_manifest(local, ctx.format_version, ctx, lean=True)
         if digest is None:
             digest = live_digest(entries)
         del entries

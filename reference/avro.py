@@ -366,21 +366,18 @@ def write_container(
     *,
     codec: str = "null",
     sync: bytes = DEFAULT_SYNC,
+    block_bytes: int | None = None,
 ) -> None:
     """Write an Avro object container file: header (``avro.schema``, ``avro.codec``, then
-    ``metadata`` in the given order), one data block, fixed ``sync`` marker. Records hold raw
-    values for ``schema`` without logical types (see :func:`encode_value`). Same input, same
-    bytes."""
+    ``metadata`` in the given order), the records in one data block (or, with ``block_bytes``,
+    a new block whenever the encoded records reach that many bytes, as Avro's Java writer does
+    with its sync interval), fixed ``sync`` marker. Records hold raw values for ``schema``
+    without logical types (see :func:`encode_value`). Same input, same bytes."""
     if len(sync) != 16:
         raise ValueError("an Avro sync marker is 16 bytes")
     if codec not in ("null", "deflate"):
         raise ValueError(f"codec {codec!r}: only null and deflate are written")
     parsed = fastavro.parse_schema(strip_logical_types(schema), _write_hint=False)
-    body = io.BytesIO()
-    count = 0
-    for r in records:
-        fastavro.schemaless_writer(body, parsed, r)
-        count += 1
     header = {"avro.schema": json.dumps(schema, separators=(",", ":")), "avro.codec": codec, **metadata}
     out.write(MAGIC)
     out.write(_zigzag(len(header)))
@@ -389,15 +386,26 @@ def write_container(
         out.write(_avro_bytes(v.encode()))
     out.write(_zigzag(0))
     out.write(sync)
-    data = body.getvalue()
-    if codec == "deflate":
-        c = zlib.compressobj(6, zlib.DEFLATED, -15)
-        data = c.compress(data) + c.flush()
-    if count:
+
+    def flush(body: io.BytesIO, count: int) -> None:
+        data = body.getvalue()
+        if codec == "deflate":
+            c = zlib.compressobj(6, zlib.DEFLATED, -15)
+            data = c.compress(data) + c.flush()
         out.write(_zigzag(count))
         out.write(_zigzag(len(data)))
         out.write(data)
         out.write(sync)
+    body = io.BytesIO()
+    count = 0
+    for r in records:
+        fastavro.schemaless_writer(body, parsed, r)
+        count += 1
+        if block_bytes is not None and body.tell() >= block_bytes:
+            flush(body, count)
+            body, count = io.BytesIO(), 0
+    if count:
+        flush(body, count)
 
 
 MAX_FILE_BYTES = 1 << 30

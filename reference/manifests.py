@@ -30,6 +30,7 @@ import io
 import json
 import math
 import os
+import struct
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Iterable, Literal
@@ -42,7 +43,8 @@ from .errors import SpecViolation
 from .findings import Finding
 from .types import (
     BinaryType, BooleanType, DateType, DecimalType, DoubleType, FloatType, GeographyType, GeometryType, IcebergType,
-    IntegerType, ListType, LongType, MapType, NestedField, StringType, StructType, UUIDType, parse_type,
+    IntegerType, ListType, LongType, MapType, NestedField, StringType, StructType, TimestampNanoType, TimestampType,
+    TimestamptzNanoType, TimestamptzType, TimeType, UUIDType, parse_type,
 )
 from .values import value_from_json, value_to_json
 
@@ -305,9 +307,10 @@ def _layout(writer_schema: AvroSchema, where: str) -> _Layout:
     return _Layout(entry, data_file, {f: n for f, (n, _) in _by_id(p_schema).items()}, ptype)
 
 
-def _entry_plan(version: int, layout: _Layout) -> list[tuple[str, str | None, Any]]:
+def _entry_plan(version: int, layout: _Layout, lean: bool = False) -> list[tuple[str, str | None, Any]]:
     """(decoded name, Avro field name or None, converter or None) of each ``data_file`` field of
-    ``version``; a converter takes the raw value (``None`` included) to the decoded form."""
+    ``version``; a converter takes the raw value (``None`` included) to the decoded form.
+    ``lean``: the metrics maps (column sizes, counts, bounds) are left as Avro decoded them."""
     def partition(v: Any) -> Any:
         return decode_partition(layout.partition_type, v, layout.partition_names)
 
@@ -318,11 +321,14 @@ def _entry_plan(version: int, layout: _Layout) -> list[tuple[str, str | None, An
                                   125: lambda v: _map_json(v, True), 128: lambda v: _map_json(v, True)}
     for fid in (108, 109, 110, 137):
         converters[fid] = lambda v: _map_json(v, False)
+    if lean:
+        for fid in (108, 109, 110, 137, 125, 128):
+            converters[fid] = None
     plan = []
     for fid, name, t, _req, _, _ in _rows(_DATA_FILE, version):
         if fid in DEPRECATED:
             continue
-        conv = converters.get(fid, as_list if isinstance(t, ListType) else None)
+        conv = converters[fid] if fid in converters else (as_list if isinstance(t, ListType) else None)
         plan.append((name, layout.data_file[fid][0] if fid in layout.data_file else None, conv))
     return plan
 
@@ -414,11 +420,13 @@ def _check_fields(have: dict[int, tuple[str, AvroSchema]], rows: list[_Row], ver
                 CLAUSE_ENTRIES, path, record, "error" if forbidden else "warning"))
 
 
-def read_manifest(path: str, format_version: int | None = None,
-                  context: ManifestContext | None = None) -> tuple[list[dict[str, Any]], list[Finding]]:
+def read_manifest(path: str, format_version: int | None = None, context: ManifestContext | None = None,
+                  *, lean: bool = False) -> tuple[list[dict[str, Any]], list[Finding]]:
     """(decoded entries, findings) of a manifest file. Entries are as stored (``null`` =
     inherited); :func:`inherit` applies the manifest-list entry. ``format_version`` defaults
-    to the context's, then to the ``format-version`` header, then 1."""
+    to the context's, then to the ``format-version`` header, then 1. ``lean``: for callers that
+    want the findings, not the entries' metrics: the metrics maps of the entries returned are
+    left as Avro decoded them (lists of key/value records), which saves converting them."""
     findings: list[Finding] = []
     try:
         writer_schema, meta, records = read_container(path)
@@ -454,7 +462,7 @@ def read_manifest(path: str, format_version: int | None = None,
     if any(f.severity == "error" and f.rule in ("manifests.field-id-missing", "avro.union") for f in findings):
         return [], findings
     entries = []
-    plan = _entry_plan(version, layout)
+    plan = _entry_plan(version, layout, lean)
     for i, r in enumerate(records):
         try:
             entries.append(decode_entry(r, version, layout, plan))
@@ -529,12 +537,19 @@ def _compare_key(t: IcebergType, v: Any) -> Any:
     return v
 
 
-_Column = tuple[IcebergType, Any, bool, bool]  # type, bytes -> value, is decimal, is float
+_Column = tuple[IcebergType, Any, bool, bool, "tuple[str, int] | None"]
+"""type, bytes -> value, is decimal, is float, (struct format, width) when values of that width
+decode in bulk"""
+
+#: types whose binary single-value form at its full width is one little-endian struct value
+_BULK: dict[type, tuple[str, int]] = {IntegerType: ("i", 4), DateType: ("i", 4), LongType: ("q", 8), TimeType: ("q", 8),
+         TimestampType: ("q", 8), TimestamptzType: ("q", 8), TimestampNanoType: ("q", 8),
+         TimestamptzNanoType: ("q", 8), FloatType: ("f", 4), DoubleType: ("d", 8)}
 
 
 def _bound_columns(by_id: dict[int, NestedField]) -> dict[str, _Column]:
     """For each column id (as a bounds map key): its type, the decoder of its binary bound form,
-    and whether it is a decimal (minimal bytes) or a float (NaN never a bound)."""
+    whether it is a decimal (minimal bytes) or a float (NaN never a bound), and its bulk format."""
     from .binary import bound_from_bytes, from_bytes
 
     out: dict[str, _Column] = {}
@@ -542,55 +557,93 @@ def _bound_columns(by_id: dict[int, NestedField]) -> dict[str, _Column]:
         t = field.field_type
         geo = isinstance(t, (GeometryType, GeographyType))
         decoder: Any = partial(bound_from_bytes, t) if geo else partial(from_bytes.dispatch(type(t)), t)
-        out[str(fid)] = (t, decoder, isinstance(t, DecimalType), isinstance(t, (FloatType, DoubleType)))
+        out[str(fid)] = (t, decoder, isinstance(t, DecimalType), isinstance(t, (FloatType, DoubleType)),
+                         _BULK.get(type(t)))
     return out
 
 
-def _check_bounds(df: dict[str, Any], schema: StructType | None, path: str, loc: str,
-                  by_id: dict[int, NestedField] | None = None, columns: dict[str, _Column] | None = None
-                  ) -> list[Finding]:
+def _check_bounds(entries: list[dict[str, Any]], columns: dict[str, _Column], path: str) -> dict[int, list[Finding]]:
+    """Lower and upper bounds of every entry, checked a column at a time: each decodes (values of
+    a fixed-width type at full width in one ``struct`` call), no decimal bound has more bytes
+    than its value needs, no float bound is NaN, and no lower bound exceeds its upper bound.
+    Returns the findings by entry index (bounds of dropped columns are not checked)."""
     from .binary import is_minimal_decimal
 
-    out: list[Finding] = []
-    lower, upper = df.get("lower_bounds") or {}, df.get("upper_bounds") or {}
-    if schema is None or not (lower or upper):
-        return out
-    if columns is None:
-        columns = _bound_columns(_fields_by_id(schema) if by_id is None else by_id)
-    decoded: dict[str, dict[str, Any]] = {"lower": {}, "upper": {}}
-    for which, bounds in (("lower", lower), ("upper", upper)):
-        for key, hexv in bounds.items():
-            column = columns.get(key)
-            if column is None:
-                continue  # a dropped column; nothing to decode with
-            t, decode, is_decimal, is_float = column
-            try:
-                value = decode(bytes.fromhex(hexv))
-            except SpecViolation as e:
-                out.append(_finding("manifests.bound-decode", f"{which} bound of column {key} ({t}): "
-                                    f"{e.detail}", CLAUSE_BOUNDS, path, f"{loc}.{which}_bounds[{key}]"))
+    found: dict[int, list[Finding]] = {}
+
+    def add(i: int, f: Finding) -> None:
+        found.setdefault(i, []).append(f)
+    # (which, column key) -> ([entry index], [bound bytes]); bounds in the decoded form (hex by
+    # column id) or as Avro decoded them (key/value records, see read_manifest's ``lean``)
+    gathered: dict[tuple[str, str], tuple[list[int], list[bytes]]] = {}
+    # the column keys as Avro decodes them (int ids) next to their JSON form
+    keys: dict[Any, str] = {**{k: k for k in columns}, **{int(k): k for k in columns}}
+    for i, e in enumerate(entries):
+        df = e["data_file"]
+        for which, name in (("lower", "lower_bounds"), ("upper", "upper_bounds")):
+            bounds = df.get(name)
+            if not bounds:
                 continue
-            if is_decimal and not is_minimal_decimal(bytes.fromhex(hexv)):
-                out.append(_finding("manifests.bound-decimal-minimal", f"{which} bound of column {key} "
-                                    f"({t}) is {hexv}: not the minimum number of bytes for its value",
-                                    CLAUSE_BOUNDS, path, f"{loc}.{which}_bounds[{key}]"))
-            if is_float and math.isnan(value):
-                out.append(_finding("manifests.bound-nan", f"{which} bound of column {key} is NaN", CLAUSE_BOUNDS,
-                                    path, f"{loc}.{which}_bounds[{key}]"))
+            if isinstance(bounds, dict):  # the decoded form: hex by column id
+                for key, v in bounds.items():
+                    if key in columns and v is not None:
+                        idx, vals = gathered.setdefault((which, key), ([], []))
+                        idx.append(i)
+                        vals.append(bytes.fromhex(v) if isinstance(v, str) else v)
                 continue
-            decoded[which][key] = (t, value)
-    upper_decoded = decoded["upper"]
-    for key, (t, lo) in decoded["lower"].items():
-        if key in upper_decoded:
-            hi = upper_decoded[key][1]
+            for kv in bounds:
+                try:
+                    key, v = keys.get(kv["key"]), kv["value"]
+                except (TypeError, KeyError):  # not a key/value record: reported as not decodable
+                    continue
+                if key is not None and isinstance(v, bytes):
+                    idx, vals = gathered.setdefault((which, key), ([], []))
+                    idx.append(i)
+                    vals.append(v)
+    decoded: dict[tuple[str, str], dict[int, Any]] = {}
+    for (which, key), (idx, raw) in gathered.items():
+        t, decode, is_decimal, is_float, bulk = columns[key]
+        values: dict[int, Any] = {}
+        if bulk is not None and all(len(b) == bulk[1] for b in raw):
+            values = dict(zip(idx, struct.unpack(f"<{len(raw)}{bulk[0]}", b"".join(raw))))
+        else:
+            for i, b in zip(idx, raw):
+                try:
+                    values[i] = decode(b)
+                except SpecViolation as e:
+                    add(i, _finding("manifests.bound-decode", f"{which} bound of column {key} ({t}): {e.detail}",
+                                    CLAUSE_BOUNDS, path, f"entries[{i}].{which}_bounds[{key}]"))
+        if is_decimal:
+            for i, b in zip(idx, raw):
+                if i in values and not is_minimal_decimal(b):
+                    add(i, _finding("manifests.bound-decimal-minimal", f"{which} bound of column {key} ({t}) is "
+                                    f"{b.hex()}: not the minimum number of bytes for its value", CLAUSE_BOUNDS, path,
+                                    f"entries[{i}].{which}_bounds[{key}]"))
+        if is_float:
+            for i in [i for i, v in values.items() if v != v]:
+                del values[i]
+                add(i, _finding("manifests.bound-nan", f"{which} bound of column {key} is NaN", CLAUSE_BOUNDS,
+                                path, f"entries[{i}].{which}_bounds[{key}]"))
+        decoded[(which, key)] = values
+    for (which, key), lows in decoded.items():
+        highs = decoded.get(("upper", key)) if which == "lower" else None
+        if not highs:
+            continue
+        t = columns[key][0]
+        uuid = isinstance(t, UUIDType)
+        for i, lo in lows.items():
+            if i not in highs:
+                continue
+            hi = highs[i]
             try:
-                wrong = _compare_key(t, lo) > _compare_key(t, hi)
+                wrong = (lo.bytes > hi.bytes) if uuid else lo > hi
             except TypeError:
                 continue
             if wrong:
-                out.append(_finding("manifests.bounds-order", f"column {key}: lower bound {value_to_json(t, lo)!r} is "
-                                    f"greater than upper bound {value_to_json(t, hi)!r}", CLAUSE_BOUNDS, path, loc))
-    return out
+                add(i, _finding("manifests.bounds-order", f"column {key}: lower bound {value_to_json(t, lo)!r} is "
+                                f"greater than upper bound {value_to_json(t, hi)!r}", CLAUSE_BOUNDS, path,
+                                f"entries[{i}]"))
+    return found
 
 
 def _check_entries(entries: list[dict[str, Any]], version: int, meta: dict[str, str], ptype: StructType,
@@ -640,7 +693,7 @@ def _check_entries(entries: list[dict[str, Any]], version: int, meta: dict[str, 
             except (SpecViolation, KeyError, ValueError, TypeError):
                 pass
     by_id = _fields_by_id(schema) if schema is not None else {}
-    columns = _bound_columns(by_id)
+    bounds_found = _check_bounds(entries, _bound_columns(by_id), path) if schema is not None else {}
     for i, e in enumerate(entries):
         loc = f"entries[{i}]"
         df = e["data_file"]
@@ -696,7 +749,7 @@ def _check_entries(entries: list[dict[str, Any]], version: int, meta: dict[str, 
                 if missing:
                     out.append(_finding("manifests.dv-fields", f"deletion vector entry lacks {', '.join(missing)}",
                                         CLAUSE_DELETES, path, loc))
-        out.extend(_check_bounds(df, schema, path, loc, by_id, columns))
+        out.extend(bounds_found.get(i, ()))
     if context and context.manifest_file is not None:
         out.extend(check_against_list_entry(entries, context.manifest_file, ptype, version, meta, path))
     return out
@@ -977,10 +1030,12 @@ def encode_entry(entry: dict[str, Any], version: int, ptype: StructType) -> dict
     return out
 
 
-def manifest_bytes(manifest: dict[str, Any], *, codec: str = "null", sync: bytes | None = None) -> bytes:
+def manifest_bytes(manifest: dict[str, Any], *, codec: str = "null", sync: bytes | None = None,
+                   block_bytes: int | None = None) -> bytes:
     """The bytes of a manifest from its decoded form: ``{"format_version", "metadata":
     {header keys}, "entries": [...]}``. The partition struct type comes from the header's
-    schema and partition spec. Deterministic."""
+    schema and partition spec. Deterministic. ``block_bytes``: see
+    :func:`~reference.avro.write_container`."""
     version = int(manifest["format_version"])
     meta = dict(manifest["metadata"])
     schema = parse_type(json.loads(meta["schema"]))
@@ -989,7 +1044,7 @@ def manifest_bytes(manifest: dict[str, Any], *, codec: str = "null", sync: bytes
     avro_schema = manifest_avro_schema(version, ptype)
     records = [encode_entry(e, version, ptype) for e in manifest["entries"]]
     buf = io.BytesIO()
-    kwargs: dict[str, Any] = {"codec": codec}
+    kwargs: dict[str, Any] = {"codec": codec, "block_bytes": block_bytes}
     if sync is not None:
         kwargs["sync"] = sync
     write_container(buf, avro_schema, records, meta, **kwargs)
