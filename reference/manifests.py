@@ -509,9 +509,9 @@ def _check_header(meta: dict[str, str], version: int, path: str) -> list[Finding
                             CLAUSE_METADATA, path, "content"))
     for key in ("schema-id", "partition-spec-id"):
         v = meta.get(key)
-        if v is not None and not v.lstrip("-").isdigit():
-            out.append(_finding("manifests.header-id", f"{key} is {v!r}, not an id as a string", CLAUSE_METADATA,
-                                path, key))
+        if v is not None and not (v.lstrip("-").isdigit() and len(v) <= 11 and -(1 << 31) <= int(v) < (1 << 31)):
+            out.append(_finding("manifests.header-id", f"{key} is {v[:40]!r}{'...' if len(v) > 40 else ''}, not an "
+                                "int id as a string", CLAUSE_METADATA, path, key))
     if "schema" in meta:
         try:
             parsed = parse_type(json.loads(meta["schema"]))

@@ -418,6 +418,14 @@ def invalid(goldens: dict[str, dict[str, Any]], lengths: dict[str, int]) -> dict
     bad[0]["content"] = 2
     _raw_write(FILES / "invalid-v2-list-content.avro", lschema, bad, l2["metadata"])
     made["invalid-v2-list-content"] = "a manifest-list entry with content 2"
+    # found by tests/fuzz.py (seed 9): a manifest list whose partitions field is an int
+    pint = copy.deepcopy(lschema)
+    for f in pint["fields"]:
+        if f["name"] == "partitions":
+            f["type"] = ["null", "int"]
+    _raw_write(FILES / "invalid-v2-list-partitions-int.avro", pint,
+               [dict(r, partitions=7) for r in lrecs], l2["metadata"])
+    made["invalid-v2-list-partitions-int"] = "manifest list whose partitions field 507 is an int"
     _ = buf
 
     # hostile inputs found by tests/fuzz.py: header JSON of the wrong shape or depth, an Avro
@@ -437,6 +445,9 @@ def invalid(goldens: dict[str, dict[str, Any]], lengths: dict[str, int]) -> dict
     _raw_write(FILES / "invalid-v2-fields-null.avro", schema, records, base["metadata"])
     _replace_schema(FILES / "invalid-v2-fields-null.avro", _null_partition_fields(schema))
     made["invalid-v2-fields-null"] = "the partition record's fields is null in avro.schema"
+    meta = dict(base["metadata"], **{"partition-spec-id": "9" * 5000})
+    _raw_write(FILES / "invalid-v2-partition-spec-id-huge.avro", schema, records, meta)
+    made["invalid-v2-partition-spec-id-huge"] = "header partition-spec-id of 5,000 digits"
 
     # v1 as the seed described it: optional 106 file_ordinal, 107 sort_columns, 111 distinct_counts
     # written (all deprecated now). Valid: readers ignore them; decodes like v1-data.
