@@ -310,7 +310,9 @@ def _layout(writer_schema: AvroSchema, where: str) -> _Layout:
 def _entry_plan(version: int, layout: _Layout, lean: bool = False) -> list[tuple[str, str | None, Any]]:
     """(decoded name, Avro field name or None, converter or None) of each ``data_file`` field of
     ``version``; a converter takes the raw value (``None`` included) to the decoded form.
-    ``lean``: the metrics maps (column sizes, counts, bounds) are left as Avro decoded them."""
+    ``lean``: the metrics maps (column sizes, counts, bounds) are left as Avro decoded them, and
+    a record whose fields carry the spec's names is converted in place (its other fields, such
+    as deprecated ones, stay)."""
     def partition(v: Any) -> Any:
         return decode_partition(layout.partition_type, v, layout.partition_names)
 
@@ -331,6 +333,14 @@ def _entry_plan(version: int, layout: _Layout, lean: bool = False) -> list[tuple
         conv = converters[fid] if fid in converters else (as_list if isinstance(t, ListType) else None)
         plan.append((name, layout.data_file[fid][0] if fid in layout.data_file else None, conv))
     return plan
+
+
+def _named_as_spec(plan: list[tuple[str, str | None, Any]], layout: _Layout) -> bool:
+    """Whether every field the writer wrote has the spec's name (as Iceberg Java, PyIceberg and
+    the reference write them), so a raw record can stand for its decoded form."""
+    entry_names = {0: "status", 1: "snapshot_id", 2: "data_file", 3: "sequence_number", 4: "file_sequence_number"}
+    return all(layout.entry[fid][0] == name for fid, name in entry_names.items() if fid in layout.entry) \
+        and 2 in layout.entry and all(avro_name in (None, name) for name, avro_name, _ in plan)
 
 
 def decode_entry(raw: dict[str, Any], version: int, layout: _Layout,
@@ -463,9 +473,22 @@ def read_manifest(path: str, format_version: int | None = None, context: Manifes
         return [], findings
     entries = []
     plan = _entry_plan(version, layout, lean)
+    in_place = lean and _named_as_spec(plan, layout)
+    converters = [(name, conv) for name, avro_name, conv in plan if conv is not None and avro_name is not None]
+    absent = [name for name, avro_name, conv in plan if avro_name is None]
     for i, r in enumerate(records):
         try:
-            entries.append(decode_entry(r, version, layout, plan))
+            if in_place:  # the writer named every field as the spec does: convert the record itself
+                df = r.get("data_file")
+                if not isinstance(df, dict):
+                    raise TypeError("data_file is not a record")
+                for name, conv in converters:
+                    df[name] = conv(df.get(name))
+                for name in absent:
+                    df[name] = 0 if name == "content" else None
+                entries.append(r)
+            else:
+                entries.append(decode_entry(r, version, layout, plan))
         except _SHAPE_ERRORS as e:
             why = f"no key {e}" if isinstance(e, KeyError) else str(e)[:300]
             findings.append(_finding("manifests.undecodable", f"entry values do not decode: {why}", CLAUSE_ENTRIES,
@@ -575,33 +598,38 @@ def _check_bounds(entries: list[dict[str, Any]], columns: dict[str, _Column], pa
         found.setdefault(i, []).append(f)
     # (which, column key) -> ([entry index], [bound bytes]); bounds in the decoded form (hex by
     # column id) or as Avro decoded them (key/value records, see read_manifest's ``lean``)
-    gathered: dict[tuple[str, str], tuple[list[int], list[bytes]]] = {}
-    # the column keys as Avro decodes them (int ids) next to their JSON form
-    keys: dict[Any, str] = {**{k: k for k in columns}, **{int(k): k for k in columns}}
+    # (which, column key) -> ([entry index], [bound bytes]), reachable by the key as Avro decodes
+    # it (an int id) and in its JSON form
+    gathered: dict[tuple[str, str], tuple[list[int], list[bytes]]] = {
+        (which, k): ([], []) for which in ("lower", "upper") for k in columns}
+    slots = {which: {**{k: gathered[(which, k)] for k in columns}, **{int(k): gathered[(which, k)] for k in columns}}
+             for which in ("lower", "upper")}
     for i, e in enumerate(entries):
         df = e["data_file"]
         for which, name in (("lower", "lower_bounds"), ("upper", "upper_bounds")):
             bounds = df.get(name)
             if not bounds:
                 continue
+            slot = slots[which]
             if isinstance(bounds, dict):  # the decoded form: hex by column id
                 for key, v in bounds.items():
-                    if key in columns and v is not None:
-                        idx, vals = gathered.setdefault((which, key), ([], []))
-                        idx.append(i)
-                        vals.append(bytes.fromhex(v) if isinstance(v, str) else v)
+                    g = slot.get(key)
+                    if g is not None and v is not None:
+                        g[0].append(i)
+                        g[1].append(bytes.fromhex(v) if isinstance(v, str) else v)
                 continue
             for kv in bounds:
                 try:
-                    key, v = keys.get(kv["key"]), kv["value"]
+                    g, v = slot.get(kv["key"]), kv["value"]
                 except (TypeError, KeyError):  # not a key/value record: reported as not decodable
                     continue
-                if key is not None and isinstance(v, bytes):
-                    idx, vals = gathered.setdefault((which, key), ([], []))
-                    idx.append(i)
-                    vals.append(v)
+                if g is not None and isinstance(v, bytes):
+                    g[0].append(i)
+                    g[1].append(v)
     decoded: dict[tuple[str, str], dict[int, Any]] = {}
     for (which, key), (idx, raw) in gathered.items():
+        if not idx:
+            continue
         t, decode, is_decimal, is_float, bulk = columns[key]
         values: dict[int, Any] = {}
         if bulk is not None and all(len(b) == bulk[1] for b in raw):
