@@ -51,10 +51,12 @@ class Group:
     clause: str
     findings: list[Finding] = field(default_factory=list)
     consequences: dict[str, int] = field(default_factory=dict)
+    #: findings of this group counted but not listed (see ``checker.table.KEEP``)
+    omitted: int = 0
 
     @property
     def count(self) -> int:
-        return len(self.findings)
+        return len(self.findings) + self.omitted
 
     def to_json(self) -> dict[str, Any]:
         from iceberg_conformance.reference.rules import catalogue
@@ -71,13 +73,16 @@ def _is_root(rule: str, roots: tuple[str, ...]) -> bool:
     return any(rule.startswith(r) if r.endswith(".") else rule == r for r in roots)
 
 
-def group(findings: list[Finding]) -> list[Group]:
+def group(findings: list[Finding], omitted: dict[tuple[str, str], int] | None = None) -> list[Group]:
     """Findings grouped by (rule, severity), consequences folded into their roots; errors first,
-    then by count."""
+    then by count. ``omitted``: findings counted beyond those listed, per (rule, severity)."""
     groups: dict[tuple[str, str], Group] = {}
     for f in findings:
         g = groups.setdefault((f.rule, f.severity), Group(f.rule, f.severity, f.clause))
         g.findings.append(f)
+    for (rule, sev), n in (omitted or {}).items():
+        if (rule, sev) in groups:
+            groups[(rule, sev)].omitted += n
     present = {rule for rule, _sev in groups}
     for (rule, sev), g in list(groups.items()):
         roots = CONSEQUENCES.get(rule)
@@ -94,20 +99,28 @@ def group(findings: list[Finding]) -> list[Group]:
     return sorted(groups.values(), key=lambda g: (SEVERITIES.index(g.severity), -g.count, g.rule))
 
 
-def counts(findings: list[Finding]) -> dict[str, int]:
+def counts(findings: list[Finding], omitted: dict[tuple[str, str], int] | None = None) -> dict[str, int]:
     out = {s: 0 for s in SEVERITIES}
     for f in findings:
         out[f.severity] = out.get(f.severity, 0) + 1
+    for (_rule, sev), n in (omitted or {}).items():
+        out[sev] = out.get(sev, 0) + n
     return out
 
 
 def to_json(results: list[TableResult]) -> dict[str, Any]:
+    """Every table's counts, groups and findings; ``omitted`` counts, per rule, the findings
+    beyond those listed (``checker.table.KEEP`` of a rule and severity)."""
     tables = []
+    total = {s: 0 for s in SEVERITIES}
     for r in results:
+        c = counts(r.findings, r.omitted)
+        for k, v in c.items():
+            total[k] = total.get(k, 0) + v
         tables.append({"table": r.table, "units": r.units, "seconds": round(r.seconds, 3),
-                       "counts": counts(r.findings), "groups": [g.to_json() for g in group(r.findings)],
-                       "findings": [f.to_json() for f in r.findings]})
-    total = counts([f for r in results for f in r.findings])
+                       "counts": c, "groups": [g.to_json() for g in group(r.findings, r.omitted)],
+                       "findings": [f.to_json() for f in r.findings],
+                       "omitted": {f"{rule} ({sev})": n for (rule, sev), n in sorted(r.omitted.items())}})
     return {"tables": tables, "counts": total}
 
 
@@ -120,10 +133,10 @@ def render_text(results: list[TableResult]) -> str:
 
     lines: list[str] = []
     for r in results:
-        c = counts(r.findings)
+        c = counts(r.findings, r.omitted)
         lines.append(f"table {r.table}: {c['error']} error(s), {c['warning']} warning(s), {c['info']} info "
                      f"[{r.units} units, {r.seconds:.2f}s]")
-        for g in group(r.findings):
+        for g in group(r.findings, r.omitted):
             rule = catalogue().get(g.rule)
             level = f"{rule.level}, " if rule else ""
             section = rule.section if rule and rule.section else g.clause

@@ -723,9 +723,42 @@ def _run_puffin(unit: Unit) -> list[Finding]:
 @dataclass
 class TableResult:
     table: str
+    #: the findings, at most :data:`KEEP` of each rule and severity
     findings: list[Finding]
     units: int
     seconds: float
+    #: (rule, severity) -> findings counted beyond the :data:`KEEP` listed
+    omitted: dict[tuple[str, str], int] = field(default_factory=dict)
+
+
+#: findings listed per rule and severity; more are counted (a table with a million missing files
+#: costs a counter, not a million findings in memory and in the report)
+KEEP = 10_000
+
+
+class _Findings:
+    """Findings as the units return them: duplicates dropped, at most :data:`KEEP` of a rule and
+    severity kept, the rest counted (a hash stands for each counted one)."""
+
+    def __init__(self) -> None:
+        self.kept: list[Finding] = []
+        self._seen: set[Finding] = set()
+        self._counted: set[int] = set()
+        self._per_rule: dict[tuple[str, str], int] = {}
+        self.omitted: dict[tuple[str, str], int] = {}
+
+    def extend(self, found: Iterable[Finding]) -> None:
+        for f in found:
+            key = (f.rule, f.severity)
+            if f in self._seen:
+                continue
+            if self._per_rule.get(key, 0) < KEEP:
+                self._seen.add(f)
+                self._per_rule[key] = self._per_rule.get(key, 0) + 1
+                self.kept.append(f)
+            elif hash(f) not in self._counted:
+                self._counted.add(hash(f))
+                self.omitted[key] = self.omitted.get(key, 0) + 1
 
 
 def check_table(table: str, progress: Callable[[int, int, Unit], None] | None = None,
@@ -746,7 +779,7 @@ def check_table(table: str, progress: Callable[[int, int, Unit], None] | None = 
         units = [u for u in units if u.kind in METADATA_KINDS]
     if planned is not None:
         planned(units)
-    findings: list[Finding] = []
+    findings = _Findings()
     if mapper is None and workers > 1 and len(units) > 1:
         mapper = _pool_mapper(workers)
     # manifests first: each returns the digest of its live entries, which the snapshot units
@@ -780,7 +813,7 @@ def check_table(table: str, progress: Callable[[int, int, Unit], None] | None = 
     for u, part in zip(rest, parts):
         tick(u)
         findings.extend(part)
-    return TableResult(table, _dedupe(findings), len(units), time.monotonic() - start)
+    return TableResult(table, findings.kept, len(units), time.monotonic() - start, findings.omitted)
 
 
 #: unit kinds that read only metadata, manifest lists and manifests
@@ -797,16 +830,6 @@ def _pool_mapper(workers: int) -> Callable[[Callable[[Unit], Any], list[Unit]], 
         with ctx.Pool(workers) as pool:
             yield from pool.imap(fn, units, chunksize=max(1, len(units) // (workers * 8)))
     return run
-
-
-def _dedupe(findings: list[Finding]) -> list[Finding]:
-    seen: set[Finding] = set()
-    out = []
-    for f in findings:
-        if f not in seen:
-            seen.add(f)
-            out.append(f)
-    return out
 
 
 def clear_caches() -> None:
