@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 
 from iceberg_conformance.suites.spark import golden
-from iceberg_conformance.suites.spark import tables as _tables  # noqa: F401  (registers the generators)
+from iceberg_conformance.suites.spark import producers as _producers  # noqa: F401  (registers the generators)
+from iceberg_conformance.suites.spark import tables as _tables  # noqa: F401
 from iceberg_conformance.suites.spark.readers import JSON_READERS, READERS, ReaderUnavailable, canonical_rows
 
 pytestmark = [
