@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from iceberg_conformance.suites.spark import golden
-from iceberg_conformance.suites.spark import producers as _producers  # noqa: F401  (registers the generators)
-from iceberg_conformance.suites.spark import tables as _tables  # noqa: F401
+from iceberg_conformance.suites.spark import tables as _tables  # noqa: F401  (registers the generators)
+from iceberg_conformance.suites.spark import producers as _producers  # noqa: F401, I001  (after Spark's)
 from iceberg_conformance.suites.spark.readers import canonical_rows
 from iceberg_conformance.suites.test_tables import _load, _schemas, diff_rows, golden_dir  # noqa: F401  (fixture)
 

@@ -19,8 +19,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from iceberg_conformance.suites.spark import golden, producers, session
+from iceberg_conformance.suites.spark import golden, session
 from iceberg_conformance.suites.spark import tables as _tables  # noqa: F401  (registers the generators)
+from iceberg_conformance.suites.spark import producers  # noqa: I001  (after Spark's: registry order)
 
 NAMESPACE = "db"
 CATALOG = "golden"
