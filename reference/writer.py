@@ -242,6 +242,10 @@ _ARROW_TYPES: dict[str, Any] = {
 _V3_NONE = {"first_row_id": None, "content_offset": None, "content_size_in_bytes": None}
 
 
+def _f(fid: int, name: str, type_: str, required: bool = False) -> dict[str, Any]:
+    return {"id": fid, "name": name, "required": required, "type": type_}
+
+
 class TableBuilder:
     """A v2/v3 table under ``location`` written commit by commit with fixed ids and times.
 
@@ -264,6 +268,8 @@ class TableBuilder:
         self.metadata_log: list[dict[str, Any]] = []
         self.manifests: list[dict[str, Any]] = []          # the current snapshot's manifest list
         self.data_files: dict[str, dict[str, Any]] = {}    # path -> decoded data_file, as added
+        self.entries: dict[str, list[dict[str, Any]]] = {}  # manifest path -> its entries, as written
+        self.file_info: dict[str, dict[str, Any]] = {}     # content file path -> inherited values
         self.next_row_id = 0
         self.files = 0
         self.data_dir = os.path.join(self.location, "data")
@@ -407,34 +413,83 @@ class TableBuilder:
                                           content_size_in_bytes=blob.length, sort_order_id=None))
         return self._commit("delete", {1: (spec_id, dvs)})
 
-    def _commit(self, operation: str, added: dict[int, tuple[int, list[dict[str, Any]]]]) -> int:
-        """A snapshot adding ``added`` (content -> (spec id, files)): new manifests first, then
-        the previous snapshot's manifests as they were ("Manifest Lists")."""
+    def rewrite(self, old_path: str, rows: list[dict[str, Any]], lineage: list[tuple[int, int | None]]) -> int:
+        """Copy-on-write of one data file: ``old_path`` is replaced by a new file holding ``rows``
+        and, for each row, the ``_row_id`` it keeps and its ``_last_updated_sequence_number``
+        (``None`` for a modified row, which then inherits this commit's sequence number), as
+        "Row Lineage" asks of a writer that moves existing rows. The old file's manifest is
+        rewritten: the old file DELETED, its other files EXISTING, the new file ADDED."""
+        if self.version < 3:
+            raise ValueError("row lineage columns are a v3 feature")
+        seq = len(self.snapshots) + 1
+        old_manifest = next(mf for mf in self.manifests if any(
+            e["data_file"]["file_path"] == old_path for e in self.entries[mf["manifest_path"]]))
+        path = self._name("data", "parquet")
+        fields = self.schema["fields"] + [_f(2147483540, "_row_id", "long"),
+                                          _f(2147483539, "_last_updated_sequence_number", "long")]
+        written = [dict(r, _row_id=rid, _last_updated_sequence_number=lusn) for r, (rid, lusn) in zip(rows, lineage)]
+        metrics = self._write_parquet(path, fields, written)
+        for k in ("value_counts", "null_value_counts"):
+            metrics[k] = {fid: n for fid, n in metrics[k].items() if int(fid) < 2147483447}
+        df = self._content_file(0, path, "PARQUET", self.data_files[old_path]["partition"], metrics)
+        self.data_files[path] = df
+        entries = []
+        for e in self.entries[old_manifest["manifest_path"]]:
+            if e["status"] == 2:
+                continue
+            info = self.file_info[e["data_file"]["file_path"]]
+            kept: dict[str, Any] = {"status": 0, "snapshot_id": info["snapshot_id"], "sequence_number": info["sequence_number"],
+                    "file_sequence_number": info["sequence_number"],
+                    "data_file": dict(e["data_file"], first_row_id=info["first_row_id"])}
+            if e["data_file"]["file_path"] == old_path:
+                kept.update(status=2, snapshot_id=1000 + seq)
+            entries.append(kept)
+        entries.append({"status": 1, "snapshot_id": None, "sequence_number": None, "file_sequence_number": None,
+                        "data_file": df})
+        return self._commit("overwrite", {}, replace=(old_manifest["manifest_path"], 0, entries))
+
+    def _commit(self, operation: str, added: dict[int, tuple[int, list[dict[str, Any]]]],
+                replace: tuple[str, int, list[dict[str, Any]]] | None = None) -> int:
+        """A snapshot adding ``added`` (content -> (spec id, files)) in new manifests, and with
+        ``replace`` = (manifest path, spec id, entries) a rewritten data manifest in place of
+        that manifest; new manifests first, then the previous snapshot's manifests as they were
+        ("Manifest Lists")."""
         seq = len(self.snapshots) + 1
         sid = 1000 + seq
         new = []
-        for content, (spec_id, files) in sorted(added.items()):
+        to_write: list[tuple[int, int, list[dict[str, Any]]]] = [(content, spec_id, [{"status": 1, "snapshot_id": None, "sequence_number": None,
+                                         "file_sequence_number": None, "data_file": df} for df in files])
+                    for content, (spec_id, files) in sorted(added.items())]
+        if replace is not None:
+            to_write.append((0, replace[1], replace[2]))
+            self.manifests = [mf for mf in self.manifests if mf["manifest_path"] != replace[0]]
+        for content, spec_id, entries in to_write:
             kind = "data" if content == 0 else "deletes"
-            entries = [{"status": 1, "snapshot_id": None, "sequence_number": None, "file_sequence_number": None,
-                        "data_file": df} for df in files]
             spec_fields = self.specs[spec_id]["fields"]
             header = {"schema": json.dumps(self.schema, separators=(",", ":")),
                       "schema-id": str(self.schema["schema-id"]),
                       "partition-spec": json.dumps(spec_fields, separators=(",", ":")),
                       "partition-spec-id": str(spec_id), "format-version": str(self.version), "content": kind}
-            name = f"manifest-{sid}-{content}.avro"
+            name = f"manifest-{sid}-{content}{'-rewritten' if entries[0]['status'] != 1 else ''}.avro"
             mpath = os.path.join(self.meta_dir, name)
             length = manifests.write_manifest(mpath, {"format_version": self.version, "metadata": header,
                                                       "entries": entries}, sync=_sync(name))
-            rows = sum(df["record_count"] for df in files)
+            self.entries[mpath] = entries
+
+            def count(status: int, what: str = "files") -> int:
+                return sum(1 if what == "files" else e["data_file"]["record_count"]
+                           for e in entries if e["status"] == status)
+            live_seqs = [seq if e["sequence_number"] is None else e["sequence_number"]
+                         for e in entries if e["status"] != 2]
             mf: dict[str, Any] = {"manifest_path": mpath, "manifest_length": length, "partition_spec_id": spec_id,
                                   "content": 0 if content == 0 else 1, "sequence_number": seq,
-                                  "min_sequence_number": seq, "added_snapshot_id": sid,
-                                  "added_files_count": len(files), "existing_files_count": 0,
-                                  "deleted_files_count": 0, "added_rows_count": rows, "existing_rows_count": 0,
-                                  "deleted_rows_count": 0,
-                                  "partitions": manifests.summarize(entries, manifests.partition_type(
-                                      spec_fields, self._struct())),
+                                  "min_sequence_number": min(live_seqs), "added_snapshot_id": sid,
+                                  "added_files_count": count(1), "existing_files_count": count(0),
+                                  "deleted_files_count": count(2), "added_rows_count": count(1, "rows"),
+                                  "existing_rows_count": count(0, "rows"), "deleted_rows_count": count(2, "rows"),
+                                  "partitions": manifests.summarize([e for e in entries if e["status"] != 2],
+                                                                    manifests.partition_type(spec_fields,
+                                                                                             self._struct())),
                                   "key_metadata": None}
             new.append(mf)
         first_row_id = self.next_row_id
@@ -446,6 +501,16 @@ class TableBuilder:
                 if mf["content"] == 0:
                     mf["first_row_id"] = first_row_id + added_rows
                     added_rows += mf["added_rows_count"] + mf["existing_rows_count"]
+        for mf in new:   # "First Row ID Inheritance": what a reader resolves, for later rewrites
+            next_id = mf.get("first_row_id")
+            for e in self.entries[mf["manifest_path"]]:
+                df = e["data_file"]
+                if e["status"] == 1:
+                    first = None
+                    if mf["content"] == 0 and next_id is not None:
+                        first, next_id = next_id, next_id + df["record_count"]
+                    self.file_info[df["file_path"]] = {"snapshot_id": sid, "sequence_number": seq,
+                                                       "first_row_id": first}
         self.manifests = new + self.manifests
         list_name = f"snap-{sid}.avro"
         list_path = os.path.join(self.meta_dir, list_name)

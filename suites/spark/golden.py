@@ -16,7 +16,8 @@ snapshot's schema, so ``expected/<name>.json`` holds spec single-value form thro
     {"name", "producer" (absent: Spark), "description", "format_version", "features": [...],
      "table": "<dir relative to the warehouse>", "metadata": "<final metadata file, relative>",
      "snapshots": [{"label", "snapshot_id", "schema_id", "refs": [...], "expired": bool,
-                    "rows": [{column: value}, ...]}],
+                    "rows": [{column: value}, ...],
+                    "row_lineage": [{"id", "_row_id", "_last_updated_sequence_number"}] (optional, v3)}],
      "seconds": <generation time>}
 """
 
@@ -121,6 +122,8 @@ class Expectation:
     snapshot_id: int
     rows: list[Row]
     also_refs: list[str] = field(default_factory=list)
+    #: v3 row lineage the snapshot must read: [{"id", "_row_id", "_last_updated_sequence_number"}]
+    lineage: list[Row] | None = None
 
 
 class TableWriter:
@@ -240,6 +243,8 @@ def finish(w: Any, seconds: float, producer: str | None = None) -> dict[str, Any
                                      f"{sorted(extra)} not in schema {schema_id}")
             entry["rows"] = [{f["name"]: spec_form(f["type"], r.get(f["name"]))
                                                          for f in schema["fields"]} for r in e.rows]
+            if e.lineage is not None:
+                entry["row_lineage"] = e.lineage
         out_snaps.append(entry)
     doc: dict[str, Any] = {"name": w.spec.name}
     if producer:

@@ -50,8 +50,12 @@ class ReferenceWriter(_Writer):
         self.table = TableBuilder(str(self.table_dir()), self.spec.format_version, fields, specs)
         return self.table
 
-    def expect(self, label: str, rows: list[Row]) -> None:
+    def expect(self, label: str, rows: list[Row], lineage: dict[int, tuple[int, int]] | None = None) -> None:
+        """``lineage``: id -> (_row_id, _last_updated_sequence_number) of every row the snapshot holds."""
         self._expect(label, self.table.snapshots[-1]["snapshot-id"], rows)
+        if lineage is not None:
+            self.expectations[-1].lineage = [{"id": i, "_row_id": rid, "_last_updated_sequence_number": seq}
+                                             for i, (rid, seq) in sorted(lineage.items())]
 
     def metadata_file(self) -> Path:
         return Path(self.table.metadata_path())
@@ -163,17 +167,37 @@ _BY_GRP = [[{"source-id": 2, "field-id": 1000, "name": "grp", "transform": "iden
 
 
 @golden_table(name="ref_v3_row_lineage", format_version=3, producer="reference",
-              features=("v3", "row-lineage", "identity"),
-              description="v3 table (reference writer): three appends of several data files; first-row-id "
-                          "assigned per snapshot and manifest, inherited by the data files")
+              features=("v3", "row-lineage", "row-lineage-columns", "identity", "copy-on-write", "update",
+                        "existing-entries", "deleted-entries"),
+              description="v3 table (reference writer): three appends of several data files (row ids inherited "
+                          "from first_row_id), then a copy-on-write update that keeps _row_id and writes "
+                          "_last_updated_sequence_number explicitly")
 def ref_v3_row_lineage(w: ReferenceWriter) -> None:
     t = w.create(_GROUPED, _BY_GRP)
     rows: list[Row] = []
-    for ids in (range(1, 7), range(7, 9), range(9, 16)):
+    lineage: dict[int, tuple[int, int]] = {}
+    next_row_id = 0
+    for seq, ids in enumerate((range(1, 7), range(7, 9), range(9, 16)), start=1):
         more = _grouped(ids)
         t.append(more)
+        # "Row Lineage": a row's _row_id is its file's first_row_id plus its position; the writer
+        # writes one file per grp in order of first appearance, files take ids in manifest order
+        for g in dict.fromkeys(r["grp"] for r in more):
+            for r in more:
+                if r["grp"] == g:
+                    lineage[r["id"]] = (next_row_id, seq)
+                    next_row_id += 1
         rows += more
-        w.expect(f"append {ids.start}..{ids.stop - 1}", rows)
+        w.expect(f"append {ids.start}..{ids.stop - 1}", rows, lineage)
+    # update id 3 in the first append's grp=a file (ids 3, 6): id 3 keeps its _row_id and takes
+    # this commit's sequence number (null written); id 6 is copied with both values
+    old = next(p for p, df in t.data_files.items() if df["partition"]["1000"] == "a")
+    moved = [dict(r, data=r["data"] + "-updated") if r["id"] == 3 else r for r in _grouped(range(1, 7))
+             if r["grp"] == "a"]
+    t.rewrite(old, moved, [(lineage[r["id"]][0], None if r["id"] == 3 else lineage[r["id"]][1]) for r in moved])
+    lineage[3] = (lineage[3][0], 4)
+    rows = [next(m for m in moved if m["id"] == 3) if r["id"] == 3 else r for r in rows]
+    w.expect("update id 3 (copy-on-write, row ids kept)", rows, lineage)
 
 
 @golden_table(name="ref_v3_multi_dv", format_version=3, producer="reference",
