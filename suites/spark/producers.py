@@ -93,11 +93,7 @@ def ref_v3_unknown(w: ReferenceWriter) -> None:
     w.expect("append", rows)
 
 
-@golden_table(name="ref_v3_defaults", format_version=3, producer="reference",
-              features=("v3", "defaults", "initial-default", "write-default", "schema-evolution", "add"),
-              description="v3 table (reference writer): columns added with initial-default and write-default "
-                          "after data files were written; older files read the initial default")
-def ref_v3_defaults(w: ReferenceWriter) -> None:
+def _defaults(w: ReferenceWriter) -> tuple[Any, list[Row]]:
     t = w.create([_f(1, "id", "long", True), _f(2, "data", "string")])
     rows: list[Row] = [{"id": 1, "data": "a"}, {"id": 2, "data": None}]
     t.append(rows)
@@ -110,6 +106,29 @@ def ref_v3_defaults(w: ReferenceWriter) -> None:
     t.append(more)       # id 4 takes the write-defaults, written into the file
     rows += [more[0], {"id": 4, "data": "d", "n": 9, "label": "after"}]
     w.expect("after adding n and label", rows)
+    return t, rows
+
+
+@golden_table(name="ref_v3_defaults", format_version=3, producer="reference",
+              features=("v3", "defaults", "initial-default", "write-default", "schema-evolution", "add"),
+              description="v3 table (reference writer): columns added with initial-default and write-default "
+                          "after data files were written; older files read the initial default")
+def ref_v3_defaults(w: ReferenceWriter) -> None:
+    _defaults(w)
+
+
+@golden_table(name="ref_v3_defaults_equality_delete", format_version=3, producer="reference",
+              features=("v3", "defaults", "initial-default", "write-default", "schema-evolution", "add",
+                        "equality-deletes"),
+              description="v3 table (reference writer): an equality delete on a column added with an "
+                          "initial-default matches the rows of files written before the column existed")
+def ref_v3_defaults_equality_delete(w: ReferenceWriter) -> None:
+    t, rows = _defaults(w)
+    # "Equality Delete Files": a delete column added later is read for older data files by the
+    # normal projection rules, here its initial-default: n = 7 deletes the rows of the first file
+    t.equality_delete([{"n": 7}], ["n"])
+    rows = [r for r in rows if r["n"] != 7]
+    w.expect("equality delete n = 7 (the initial default of the older file)", rows)
 
 
 def _equality_deletes(w: ReferenceWriter) -> None:
