@@ -41,6 +41,7 @@ def generate(out: Path, only: list[str] | None = None) -> dict[str, Any]:
     spark = None
     per_table: dict[str, float] = {}
     per_producer: dict[str, int] = {}
+    skipped: dict[str, str] = {}
     for i, name in enumerate(names, 1):
         spec = golden.REGISTRY[name]
         w: Any
@@ -51,13 +52,25 @@ def generate(out: Path, only: list[str] | None = None) -> dict[str, Any]:
                 spark.sql(f"CREATE NAMESPACE IF NOT EXISTS {CATALOG}.{NAMESPACE}")
             w = golden.TableWriter(spark, CATALOG, NAMESPACE, spec, warehouse)
         else:
-            w = producers.WRITERS[spec.producer](spec, warehouse)
+            try:
+                w = producers.WRITERS[spec.producer](spec, warehouse)
+            except ImportError as e:   # that producer's library is not installed: its tables are left out
+                session.progress(f"[{i}/{len(names)}] {name}: skipped, {spec.producer} is not available ({e})")
+                skipped[name] = f"{spec.producer} is not available: {e}"
+                continue
         if w.table_dir().exists():
             shutil.rmtree(w.table_dir())
         session.progress(f"[{i}/{len(names)}] {name} ({spec.producer}): {spec.description}")
         t1 = time.monotonic()
         try:
             spec.generate(w)
+        except ImportError as e:
+            if spec.producer == "spark":
+                raise
+            session.progress(f"[{i}/{len(names)}] {name}: skipped, {spec.producer} lacks a library ({e})")
+            skipped[name] = f"{spec.producer} lacks a library: {e}"
+            shutil.rmtree(w.table_dir(), ignore_errors=True)
+            continue
         finally:
             if hasattr(w, "close"):
                 w.close()
@@ -68,11 +81,11 @@ def generate(out: Path, only: list[str] | None = None) -> dict[str, Any]:
         (expected_dir / f"{name}.json").write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n",
                                                     encoding="utf-8")
         session.progress(f"[{i}/{len(names)}] {name}: {len(w.expectations)} snapshots in {secs:.1f} s")
-    summary = {"tables": per_table, "tables_per_producer": per_producer, "spark_start_seconds": round(session.STATS.get("start_seconds", 0.0), 2),
+    summary = {"tables": per_table, "tables_per_producer": per_producer, "skipped": skipped, "spark_start_seconds": round(session.STATS.get("start_seconds", 0.0), 2),
                "total_seconds": round(time.monotonic() - t0, 2), "peak_rss_mib": session.peak_rss_mib(),
                "warehouse": "warehouse", "expected": "expected"}
     (out / "generation.json").write_text(json.dumps(summary, indent=1) + "\n")
-    session.progress(f"done: {len(names)} tables in {summary['total_seconds']} s; peak memory {summary['peak_rss_mib']}")
+    session.progress(f"done: {len(per_table)} tables{f' ({len(skipped)} skipped)' if skipped else ''} in {summary['total_seconds']} s; peak memory {summary['peak_rss_mib']}")
     return summary
 
 
