@@ -8,6 +8,10 @@ ids, timestamps and UUIDs, so that writing it again yields the same bytes: three
 versions (``v1`` empty, ``v2`` after the first append, ``v3`` after the second), one Parquet data
 file and one manifest per append, a manifest list per snapshot. Avro sync markers are derived
 from the file name. The table is partitioned by ``identity(dt)``.
+
+:class:`TableBuilder` writes v2/v3 tables of any flat schema commit by commit (appends,
+equality deletes, deletion vectors, columns added with defaults, copy-on-write rewrites that
+keep row lineage); the golden tables of the reference producer come from it.
 """
 
 from __future__ import annotations
@@ -237,8 +241,7 @@ _ARROW_TYPES: dict[str, Any] = {
     "timestamp_ns": pa.timestamp("ns"), "timestamptz_ns": pa.timestamp("ns", tz="UTC"),
 }
 
-#: "Delete Formats": the reserved field ids are not needed for equality deletes (they carry
-#: table columns); DV blobs name the row-position metadata column as Iceberg Java does
+#: v3 data_file fields a newly added content file leaves null (inherited, or not a DV)
 _V3_NONE = {"first_row_id": None, "content_offset": None, "content_size_in_bytes": None}
 
 
