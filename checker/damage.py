@@ -1097,6 +1097,40 @@ def _rewrite_positions(o: Overlay, rng: random.Random, change: Callable[[list[st
     return f"{os.path.basename(path)}: {what}"
 
 
+def _equality_deletes(o: Overlay) -> list[tuple[str, int, dict[str, Any]]]:
+    return _data_entries(o, content=2, where=lambda e: bool(e["data_file"].get("equality_ids")))
+
+
+@damage("manifests.equality-ids", "manifest", "an equality delete file's equality_ids set to null")
+def _equality_ids_null(o: Overlay, rng: random.Random) -> str | None:
+    c = _pick_entry(o, rng, _equality_deletes(o))
+    if c is None:
+        return None
+    p, i, e = c
+    e["data_file"]["equality_ids"] = None
+    o.touch_manifest(p)
+    return f"{os.path.basename(p)} entries[{i}].equality_ids set to null"
+
+
+@damage("deletes.equality-field-missing", "delete-file",
+        "an equality delete file's equality_ids names a table field the file does not hold")
+def _equality_field_missing(o: Overlay, rng: random.Random) -> str | None:
+    schema = next((s for s in o.doc.get("schemas", []) if s.get("schema-id") == o.doc.get("current-schema-id")), None)
+    if schema is None:
+        return None
+    c = _pick_entry(o, rng, _equality_deletes(o))
+    if c is None:
+        return None
+    p, i, e = c
+    ids = list(e["data_file"]["equality_ids"])
+    other = [f["id"] for f in schema["fields"] if f["id"] not in ids and isinstance(f["type"], str)]
+    if not other:
+        return None
+    e["data_file"]["equality_ids"] = ids + [other[0]]
+    o.touch_manifest(p)
+    return f"{os.path.basename(p)} entries[{i}].equality_ids gains field {other[0]}, absent from the delete file"
+
+
 @damage("deletes.position-out-of-range", "delete-file",
         "a position delete at or past the referenced data file's record count")
 def _position_past_end(o: Overlay, rng: random.Random) -> str | None:

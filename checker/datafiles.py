@@ -456,6 +456,11 @@ def _check_parquet(doc: dict[str, Any], local: str, uri: str, df: dict[str, Any]
             add("data.record-count", f"record_count is {rc}, the file has {rows} rows",
                 CLAUSE_DATA_FILE + " (record_count)", "record_count")
         leaves = _arrow_leaves(arrow_schema)
+        if content == 2:
+            missing = [i for i in df.get("equality_ids") or [] if i not in leaves]
+            if missing:
+                add("deletes.equality-field-missing", f"equality_ids {df.get('equality_ids')} name field(s) "
+                    f"{missing} the file does not hold", CLAUSE_DATA_FILE + " (equality_ids)", "equality_ids")
         required = _required_ids(current) if content == 0 else set()
         # partition fields to verify
         # a file without field ids (reported above) cannot be matched to the partition sources

@@ -8,6 +8,10 @@ ids, timestamps and UUIDs, so that writing it again yields the same bytes: three
 versions (``v1`` empty, ``v2`` after the first append, ``v3`` after the second), one Parquet data
 file and one manifest per append, a manifest list per snapshot. Avro sync markers are derived
 from the file name. The table is partitioned by ``identity(dt)``.
+
+:class:`TableBuilder` writes v2/v3 tables of any flat schema commit by commit (appends,
+equality deletes, deletion vectors, columns added with defaults, copy-on-write rewrites that
+keep row lineage); the golden tables of the reference producer come from it.
 """
 
 from __future__ import annotations
@@ -25,7 +29,9 @@ import pyarrow.parquet as pq  # type: ignore[import-untyped]
 from . import manifests
 from .binary import to_bytes
 from .commit import VERSION_HINT
+from .transforms import parse_transform
 from .types import DateType, IcebergType, LongType, StringType, StructType, parse_type
+from .values import from_json, to_json
 
 TABLE_UUID = str(uuid.UUID(int=0x1CEB3A6))
 BASE_MS = 1_700_000_000_000
@@ -218,3 +224,349 @@ def table_files(directory: str) -> dict[str, bytes]:
             with open(p, "rb") as f:
                 out[os.path.relpath(p, directory)] = f.read()
     return out
+
+
+# --- a table written commit by commit ------------------------------------------------------
+# :class:`TableBuilder` writes format v2 and v3 tables of any flat schema, commit by commit:
+# appends, equality deletes (scoped to a partition, or global through an unpartitioned spec),
+# deletion vectors (several in one Puffin file), and columns added with defaults. Rows are given
+# in the spec's JSON single-value form (Appendix D) and converted with :mod:`reference.values`.
+# Every commit writes its new files, one manifest per content it adds, a manifest list that
+# carries the previous snapshot's manifests, and a new metadata version.
+
+_ARROW_TYPES: dict[str, Any] = {
+    "boolean": pa.bool_(), "int": pa.int32(), "long": pa.int64(), "float": pa.float32(), "double": pa.float64(),
+    "date": pa.date32(), "string": pa.string(), "binary": pa.binary(),
+    "timestamp": pa.timestamp("us"), "timestamptz": pa.timestamp("us", tz="UTC"),
+    "timestamp_ns": pa.timestamp("ns"), "timestamptz_ns": pa.timestamp("ns", tz="UTC"),
+}
+
+#: v3 data_file fields a newly added content file leaves null (inherited, or not a DV)
+_V3_NONE = {"first_row_id": None, "content_offset": None, "content_size_in_bytes": None}
+
+
+def _f(fid: int, name: str, type_: str, required: bool = False) -> dict[str, Any]:
+    return {"id": fid, "name": name, "required": required, "type": type_}
+
+
+class TableBuilder:
+    """A v2/v3 table under ``location`` written commit by commit with fixed ids and times.
+
+    ``fields`` are the schema's top-level fields in metadata JSON form (primitive types only);
+    ``specs`` the partition specs' field lists (spec id = position; spec 0 is the default).
+    Snapshot ids are ``1001, 1002, ...``; the snapshot of commit ``n`` has sequence number ``n``.
+    """
+
+    def __init__(self, location: str, version: int, fields: list[dict[str, Any]],
+                 specs: list[list[dict[str, Any]]] | None = None, properties: dict[str, str] | None = None) -> None:
+        if version not in (2, 3):
+            raise ValueError(f"TableBuilder writes format version 2 or 3, not {version}")
+        self.location = os.path.abspath(location)
+        self.version = version
+        self.schemas: list[dict[str, Any]] = [{"type": "struct", "schema-id": 0, "fields": list(fields)}]
+        self.specs: list[dict[str, Any]] = [{"spec-id": i, "fields": f} for i, f in enumerate(specs or [[]])]
+        self.properties = dict(properties or {})
+        self.snapshots: list[dict[str, Any]] = []
+        self.snapshot_log: list[dict[str, Any]] = []
+        self.metadata_log: list[dict[str, Any]] = []
+        self.manifests: list[dict[str, Any]] = []          # the current snapshot's manifest list
+        self.data_files: dict[str, dict[str, Any]] = {}    # path -> decoded data_file, as added
+        self.entries: dict[str, list[dict[str, Any]]] = {}  # manifest path -> its entries, as written
+        self.file_info: dict[str, dict[str, Any]] = {}     # content file path -> inherited values
+        self.next_row_id = 0
+        self.files = 0
+        self.data_dir = os.path.join(self.location, "data")
+        self.meta_dir = os.path.join(self.location, "metadata")
+        os.makedirs(self.data_dir, exist_ok=True)
+        os.makedirs(self.meta_dir, exist_ok=True)
+        self._write_metadata()
+
+    # -- schema --------------------------------------------------------------------------
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        return self.schemas[-1]
+
+    def _struct(self, schema: dict[str, Any] | None = None) -> StructType:
+        st = parse_type({"type": "struct", "fields": (schema or self.schema)["fields"]})
+        assert isinstance(st, StructType)
+        return st
+
+    def last_column_id(self) -> int:
+        return max(int(f["id"]) for s in self.schemas for f in s["fields"])
+
+    def add_column(self, field: dict[str, Any]) -> None:
+        """"Schema Evolution": a new schema with ``field`` appended (a new metadata version)."""
+        fields = self.schema["fields"] + [field]
+        self.schemas.append({"type": "struct", "schema-id": len(self.schemas), "fields": fields})
+        self._write_metadata()
+
+    # -- files -----------------------------------------------------------------------------
+
+    def _name(self, stem: str, ext: str) -> str:
+        self.files += 1
+        return os.path.join(self.data_dir, f"{self.files:05d}-{stem}.{ext}")
+
+    def _write_parquet(self, path: str, fields: list[dict[str, Any]], rows: list[dict[str, Any]]) -> dict[str, Any]:
+        """Write ``rows`` (JSON single-value form; a field a row lacks takes its ``write-default``)
+        as a Parquet file with field ids; ``unknown`` columns are not written ("Schemas and Data
+        Types": unknown values are always null and are not stored in data files)."""
+        types = self._struct({"fields": fields})
+        arrays, arrow_fields = [], []
+        counts: dict[str, int] = {}
+        nulls: dict[str, int] = {}
+        for f, nf in zip(fields, types.fields):
+            if f["type"] == "unknown":
+                continue
+            default = f.get("write-default")
+            values = [r.get(f["name"], default) if f["name"] not in r else r[f["name"]] for r in rows]
+            internal = [None if v is None else from_json(nf.field_type, v) for v in values]
+            arrays.append(pa.array(internal, _ARROW_TYPES[f["type"]]))
+            arrow_fields.append(pa.field(f["name"], _ARROW_TYPES[f["type"]], nullable=not f["required"],
+                                         metadata={b"PARQUET:field_id": str(f["id"]).encode()}))
+            counts[str(f["id"])] = len(values)
+            nulls[str(f["id"])] = sum(v is None for v in values)
+        pq.write_table(pa.Table.from_arrays(arrays, schema=pa.schema(arrow_fields)), path, compression="NONE",
+                       store_schema=False)
+        return {"record_count": len(rows), "file_size_in_bytes": os.path.getsize(path),
+                "value_counts": counts, "null_value_counts": nulls}
+
+    def _partition(self, spec_id: int, row: dict[str, Any]) -> dict[str, Any]:
+        """The partition tuple (JSON form, keyed by partition field id) of a row."""
+        st = self._struct()
+        out: dict[str, Any] = {}
+        for pf in self.specs[spec_id]["fields"]:
+            src = next(f for f in st.fields if f.field_id == pf["source-id"])
+            tr = parse_transform(pf["transform"])
+            raw = row.get(src.name)
+            value = tr.apply(src.field_type, None if raw is None else from_json(src.field_type, raw))
+            out[str(pf["field-id"])] = None if value is None else to_json(tr.result_type(src.field_type), value)
+        return out
+
+    def _content_file(self, content: int, path: str, fmt: str, partition: dict[str, Any],
+                      metrics: dict[str, Any], **extra: Any) -> dict[str, Any]:
+        df: dict[str, Any] = {"content": content, "file_path": path, "file_format": fmt, "partition": partition,
+                              "record_count": metrics["record_count"],
+                              "file_size_in_bytes": metrics["file_size_in_bytes"],
+                              "column_sizes": None, "value_counts": metrics.get("value_counts"),
+                              "null_value_counts": metrics.get("null_value_counts"), "nan_value_counts": None,
+                              "lower_bounds": None, "upper_bounds": None, "key_metadata": None,
+                              "split_offsets": None, "equality_ids": None,
+                              "sort_order_id": 0 if content == 0 else None, "referenced_data_file": None}
+        if self.version >= 3:
+            df.update(_V3_NONE)
+        df.update(extra)
+        return df
+
+    # -- commits ---------------------------------------------------------------------------
+
+    def append(self, rows: list[dict[str, Any]], spec_id: int = 0) -> int:
+        """One data file per partition of ``rows``; returns the new snapshot id."""
+        by_part: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+        for r in rows:
+            part = self._partition(spec_id, r)
+            by_part.setdefault(json.dumps(part, sort_keys=True), (part, []))[1].append(r)
+        files = []
+        for part, part_rows in by_part.values():
+            path = self._name("data", "parquet")
+            metrics = self._write_parquet(path, self.schema["fields"], part_rows)
+            df = self._content_file(0, path, "PARQUET", part, metrics)
+            self.data_files[path] = df
+            files.append(df)
+        return self._commit("append", {0: (spec_id, files)})
+
+    def equality_delete(self, rows: list[dict[str, Any]], columns: list[str], spec_id: int = 0,
+                        partition_row: dict[str, Any] | None = None, also_append: list[dict[str, Any]] | None = None) -> int:
+        """"Equality Delete Files": delete rows equal on ``columns`` to one of ``rows``; the file
+        is in the partition of ``partition_row`` under ``spec_id`` (an unpartitioned spec makes it
+        global). ``also_append`` adds a data file in the same commit (same sequence number)."""
+        fields = [f for f in self.schema["fields"] if f["name"] in columns]
+        path = self._name("eq-deletes", "parquet")
+        metrics = self._write_parquet(path, fields, rows)
+        df = self._content_file(2, path, "PARQUET", self._partition(spec_id, partition_row or {}), metrics,
+                                equality_ids=[f["id"] for f in fields])
+        added: dict[int, tuple[int, list[dict[str, Any]]]] = {2: (spec_id, [df])}
+        if also_append:
+            data_path = self._name("data", "parquet")
+            data = self._content_file(0, data_path, "PARQUET", self._partition(0, also_append[0]),
+                                      self._write_parquet(data_path, self.schema["fields"], also_append))
+            self.data_files[data_path] = data
+            added[0] = (0, [data])
+        return self._commit("overwrite" if also_append else "delete", added)
+
+    def deletion_vectors(self, deletes: dict[str, list[int]]) -> int:
+        """"Deletion Vectors": one Puffin file holding one DV per data file of ``deletes`` (data
+        file path -> deleted positions), each a delete-file entry with its blob's offset and size."""
+        from .puffin import deletion_vector_blob, read_puffin, write_puffin
+
+        if self.version < 3:
+            raise ValueError("deletion vectors are a v3 feature")
+        path = self._name("dvs", "puffin")
+        with open(path, "wb") as f:
+            f.write(write_puffin([deletion_vector_blob(pos, p) for p, pos in deletes.items()]))
+        blobs = read_puffin(path).metadata.blobs
+        size = os.path.getsize(path)
+        dvs = []
+        spec_id = 0
+        for (data_path, positions), blob in zip(deletes.items(), blobs):
+            target = self.data_files[data_path]
+            dvs.append(self._content_file(1, path, "PUFFIN", target["partition"],
+                                          {"record_count": len(set(positions)), "file_size_in_bytes": size},
+                                          referenced_data_file=data_path, content_offset=blob.offset,
+                                          content_size_in_bytes=blob.length, sort_order_id=None))
+        return self._commit("delete", {1: (spec_id, dvs)})
+
+    def rewrite(self, old_path: str, rows: list[dict[str, Any]], lineage: list[tuple[int, int | None]]) -> int:
+        """Copy-on-write of one data file: ``old_path`` is replaced by a new file holding ``rows``
+        and, for each row, the ``_row_id`` it keeps and its ``_last_updated_sequence_number``
+        (``None`` for a modified row, which then inherits this commit's sequence number), as
+        "Row Lineage" asks of a writer that moves existing rows. The old file's manifest is
+        rewritten: the old file DELETED, its other files EXISTING, the new file ADDED."""
+        if self.version < 3:
+            raise ValueError("row lineage columns are a v3 feature")
+        seq = len(self.snapshots) + 1
+        old_manifest = next(mf for mf in self.manifests if any(
+            e["data_file"]["file_path"] == old_path for e in self.entries[mf["manifest_path"]]))
+        path = self._name("data", "parquet")
+        fields = self.schema["fields"] + [_f(2147483540, "_row_id", "long"),
+                                          _f(2147483539, "_last_updated_sequence_number", "long")]
+        written = [dict(r, _row_id=rid, _last_updated_sequence_number=lusn) for r, (rid, lusn) in zip(rows, lineage)]
+        metrics = self._write_parquet(path, fields, written)
+        for k in ("value_counts", "null_value_counts"):
+            metrics[k] = {fid: n for fid, n in metrics[k].items() if int(fid) < 2147483447}
+        df = self._content_file(0, path, "PARQUET", self.data_files[old_path]["partition"], metrics)
+        self.data_files[path] = df
+        entries = []
+        for e in self.entries[old_manifest["manifest_path"]]:
+            if e["status"] == 2:
+                continue
+            info = self.file_info[e["data_file"]["file_path"]]
+            kept: dict[str, Any] = {"status": 0, "snapshot_id": info["snapshot_id"], "sequence_number": info["sequence_number"],
+                    "file_sequence_number": info["sequence_number"],
+                    "data_file": dict(e["data_file"], first_row_id=info["first_row_id"])}
+            if e["data_file"]["file_path"] == old_path:
+                kept.update(status=2, snapshot_id=1000 + seq)
+            entries.append(kept)
+        entries.append({"status": 1, "snapshot_id": None, "sequence_number": None, "file_sequence_number": None,
+                        "data_file": df})
+        return self._commit("overwrite", {}, replace=(old_manifest["manifest_path"], 0, entries))
+
+    def _commit(self, operation: str, added: dict[int, tuple[int, list[dict[str, Any]]]],
+                replace: tuple[str, int, list[dict[str, Any]]] | None = None) -> int:
+        """A snapshot adding ``added`` (content -> (spec id, files)) in new manifests, and with
+        ``replace`` = (manifest path, spec id, entries) a rewritten data manifest in place of
+        that manifest; new manifests first, then the previous snapshot's manifests as they were
+        ("Manifest Lists")."""
+        seq = len(self.snapshots) + 1
+        sid = 1000 + seq
+        new = []
+        to_write: list[tuple[int, int, list[dict[str, Any]]]] = [(content, spec_id, [{"status": 1, "snapshot_id": None, "sequence_number": None,
+                                         "file_sequence_number": None, "data_file": df} for df in files])
+                    for content, (spec_id, files) in sorted(added.items())]
+        if replace is not None:
+            to_write.append((0, replace[1], replace[2]))
+            self.manifests = [mf for mf in self.manifests if mf["manifest_path"] != replace[0]]
+        for content, spec_id, entries in to_write:
+            kind = "data" if content == 0 else "deletes"
+            spec_fields = self.specs[spec_id]["fields"]
+            header = {"schema": json.dumps(self.schema, separators=(",", ":")),
+                      "schema-id": str(self.schema["schema-id"]),
+                      "partition-spec": json.dumps(spec_fields, separators=(",", ":")),
+                      "partition-spec-id": str(spec_id), "format-version": str(self.version), "content": kind}
+            name = f"manifest-{sid}-{content}{'-rewritten' if entries[0]['status'] != 1 else ''}.avro"
+            mpath = os.path.join(self.meta_dir, name)
+            length = manifests.write_manifest(mpath, {"format_version": self.version, "metadata": header,
+                                                      "entries": entries}, sync=_sync(name))
+            self.entries[mpath] = entries
+
+            def count(status: int, what: str = "files") -> int:
+                return sum(1 if what == "files" else e["data_file"]["record_count"]
+                           for e in entries if e["status"] == status)
+            live_seqs = [seq if e["sequence_number"] is None else e["sequence_number"]
+                         for e in entries if e["status"] != 2]
+            mf: dict[str, Any] = {"manifest_path": mpath, "manifest_length": length, "partition_spec_id": spec_id,
+                                  "content": 0 if content == 0 else 1, "sequence_number": seq,
+                                  "min_sequence_number": min(live_seqs), "added_snapshot_id": sid,
+                                  "added_files_count": count(1), "existing_files_count": count(0),
+                                  "deleted_files_count": count(2), "added_rows_count": count(1, "rows"),
+                                  "existing_rows_count": count(0, "rows"), "deleted_rows_count": count(2, "rows"),
+                                  "partitions": manifests.summarize([e for e in entries if e["status"] != 2],
+                                                                    manifests.partition_type(spec_fields,
+                                                                                             self._struct())),
+                                  "key_metadata": None}
+            new.append(mf)
+        first_row_id = self.next_row_id
+        added_rows = 0
+        if self.version >= 3:
+            # "Row Lineage": data manifests without a first_row_id get one, in list order
+            for mf in new:
+                mf["first_row_id"] = None
+                if mf["content"] == 0:
+                    mf["first_row_id"] = first_row_id + added_rows
+                    added_rows += mf["added_rows_count"] + mf["existing_rows_count"]
+        for mf in new:   # "First Row ID Inheritance": what a reader resolves, for later rewrites
+            next_id = mf.get("first_row_id")
+            for e in self.entries[mf["manifest_path"]]:
+                df = e["data_file"]
+                if e["status"] == 1:
+                    first = None
+                    if mf["content"] == 0 and next_id is not None:
+                        first, next_id = next_id, next_id + df["record_count"]
+                    self.file_info[df["file_path"]] = {"snapshot_id": sid, "sequence_number": seq,
+                                                       "first_row_id": first}
+        self.manifests = new + self.manifests
+        list_name = f"snap-{sid}.avro"
+        list_path = os.path.join(self.meta_dir, list_name)
+        list_meta = {"snapshot-id": str(sid), "format-version": str(self.version), "sequence-number": str(seq)}
+        if self.snapshots:
+            list_meta["parent-snapshot-id"] = str(self.snapshots[-1]["snapshot-id"])
+        if self.version >= 3:
+            list_meta["first-row-id"] = str(first_row_id)
+        manifests.write_manifest_list(list_path, {"format_version": self.version, "metadata": list_meta,
+                                                  "manifests": self.manifests}, sync=_sync(list_name))
+        snap: dict[str, Any] = {"snapshot-id": sid}
+        if self.snapshots:
+            snap["parent-snapshot-id"] = self.snapshots[-1]["snapshot-id"]
+        snap.update({"sequence-number": seq, "timestamp-ms": BASE_MS + 1000 * seq, "manifest-list": list_path,
+                     "summary": {"operation": operation}, "schema-id": self.schema["schema-id"]})
+        if self.version >= 3:
+            snap.update({"first-row-id": first_row_id, "added-rows": added_rows})
+            self.next_row_id = first_row_id + added_rows
+        self.snapshots.append(snap)
+        self.snapshot_log.append({"timestamp-ms": snap["timestamp-ms"], "snapshot-id": sid})
+        self._write_metadata()
+        return sid
+
+    # -- metadata --------------------------------------------------------------------------
+
+    def metadata_path(self) -> str:
+        return os.path.join(self.meta_dir, f"v{len(self.metadata_log) + 1}.metadata.json")
+
+    def _write_metadata(self) -> None:
+        if os.path.exists(os.path.join(self.meta_dir, VERSION_HINT)):
+            previous = self.metadata_path()
+            self.metadata_log.append({"timestamp-ms": self._last_updated(), "metadata-file": previous})
+        current = self.snapshots[-1]["snapshot-id"] if self.snapshots else None
+        m: dict[str, Any] = {"format-version": self.version, "table-uuid": TABLE_UUID, "location": self.location,
+                             "last-sequence-number": len(self.snapshots),
+                             "last-updated-ms": self._last_updated() + 1,
+                             "last-column-id": self.last_column_id(),
+                             "current-schema-id": self.schema["schema-id"], "schemas": self.schemas,
+                             "default-spec-id": 0, "partition-specs": self.specs,
+                             "last-partition-id": max([999] + [int(f["field-id"]) for s in self.specs
+                                                              for f in s["fields"]]),
+                             "default-sort-order-id": 0, "sort-orders": [{"order-id": 0, "fields": []}],
+                             "properties": self.properties, "current-snapshot-id": current if current else -1,
+                             "snapshots": self.snapshots, "snapshot-log": self.snapshot_log,
+                             "metadata-log": self.metadata_log,
+                             "refs": {"main": {"snapshot-id": current, "type": "branch"}} if current else {}}
+        if self.version >= 3:
+            m["next-row-id"] = self.next_row_id
+        path = self.metadata_path()
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(json.dumps(m, indent=2) + "\n")
+        with open(os.path.join(self.meta_dir, VERSION_HINT), "w", encoding="utf-8") as f:
+            f.write(str(len(self.metadata_log) + 1))
+
+    def _last_updated(self) -> int:
+        return BASE_MS + 1000 * len(self.snapshots) + len(self.metadata_log)

@@ -28,7 +28,11 @@ GOLDEN_ENV = "ICEBERG_CONFORMANCE_GOLDEN"
 #: golden tables the Spark lane damages: v1; v2 with position deletes; v3 with deletion
 #: vectors (several in one Puffin file where the golden set has it) and statistics
 GOLDEN = ("v1_partitioned", "v2_merge_on_read", "v2_statistics", "v2_transforms_bucket_truncate",
-          "v3_deletion_vectors", "v3_multi_dv", "v2_multi_position_deletes", "v1_upgraded_to_v3")
+          "v3_deletion_vectors", "v3_multi_dv", "v2_multi_position_deletes", "v1_upgraded_to_v3",
+          # written by the other producers: equality deletes, row lineage, several DVs in one Puffin
+          # file, defaults, PyIceberg's partitioned writes
+          "ref_v2_equality_deletes", "ref_v3_equality_deletes", "ref_v3_row_lineage", "ref_v3_multi_dv",
+          "ref_v3_defaults", "pyiceberg_v2_partitioned")
 
 _RESULTS: dict[str, dict[str, Any]] = {}
 

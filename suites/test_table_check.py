@@ -459,6 +459,15 @@ def test_equality_deletes_apply_to_older_data_only(tmp_path: Path) -> None:
     assert sorted(r["id"] for r in scan(md, 1002)) == [1, 2, 3, 4, 5]
 
 
+def test_equality_delete_names_a_field_the_file_lacks(tmp_path: Path) -> None:
+    import pyarrow as pa
+
+    # equality_ids [2, 1]: the delete file holds field 2 (data) only
+    md = _add_parquet_deletes(_write(tmp_path, 2), 2, {"data": ["e"]}, {"data": (pa.string(), 2)}, [2, 1])
+    errors = _errors(md)
+    assert _rules(errors) == {"deletes.equality-field-missing"}, format_findings(errors)
+
+
 def test_deletion_vector_within_record_count(tmp_path: Path) -> None:
     md = _add_deletion_vector(_write(tmp_path, 3), [0])
     findings = check_table(md).findings

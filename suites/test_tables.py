@@ -22,6 +22,7 @@ import pytest
 
 from iceberg_conformance.suites.spark import golden
 from iceberg_conformance.suites.spark import tables as _tables  # noqa: F401  (registers the generators)
+from iceberg_conformance.suites.spark import producers as _producers  # noqa: F401, I001  (after Spark's)
 from iceberg_conformance.suites.spark.readers import JSON_READERS, READERS, ReaderUnavailable, canonical_rows
 
 pytestmark = [
@@ -204,9 +205,44 @@ def test_golden_table_has_its_features(golden_dir: Path, table: str) -> None:
         problems.append("no snapshot was expired")
     if "copy-on-write" in features and any(f.get("content", 0) != 0 for f in files):
         problems.append("copy-on-write table has delete files")
+    problems += _other_producer_problems(doc, md, features, files)
     if features & _LAYOUT_FEATURES:
         problems += _layout_problems(md, features)
     assert not problems, f"{table}: " + "; ".join(problems)
+
+
+def _other_producer_problems(doc: dict[str, Any], md: dict[str, Any], features: set[str],
+                             files: list[dict[str, Any]]) -> list[str]:
+    """Claims of the features the tables of PyIceberg and the reference writer add."""
+    problems = []
+    producer = golden.REGISTRY[doc["name"]].producer
+    if (producer == "spark") != ("producer" not in doc):
+        problems.append(f"expected/{doc['name']}.json: 'producer' is {doc.get('producer')!r} for a table of {producer}")
+    types = {str(f["type"]) for s in md.get("schemas", []) for f in s["fields"]}
+    for t in ("timestamp_ns", "timestamptz_ns", "unknown"):
+        if t in features and t not in types:
+            problems.append(f"no {t} column")
+    fields = [f for s in md.get("schemas", []) for f in s["fields"]]
+    if "initial-default" in features and not any(f.get("initial-default") is not None for f in fields):
+        problems.append("no field with an initial-default")
+    if "write-default" in features and not any(f.get("write-default") is not None for f in fields):
+        problems.append("no field with a write-default")
+    eq = [f for f in files if f.get("content") == 2]
+    if "equality-deletes" in features and not eq:
+        problems.append("no equality delete file")
+    specs = {s["spec-id"]: s for s in md.get("partition-specs", [])}
+    if "partition-scoped-deletes" in features and not any(f.get("partition") for f in eq):
+        problems.append("no equality delete file in a partition")
+    if "global-deletes" in features and not any(not f.get("partition") for f in eq):
+        problems.append("no global (unpartitioned) equality delete file")
+    if "global-deletes" in features and not any(not s["fields"] for s in specs.values()):
+        problems.append("no unpartitioned spec for global deletes")
+    if "row-lineage" in features and md["format-version"] >= 3:
+        if not isinstance(md.get("next-row-id"), int) or md["next-row-id"] <= 0:
+            problems.append("next-row-id is not a positive number")
+        if not all(isinstance(s.get("first-row-id"), int) for s in md.get("snapshots", [])):
+            problems.append("a snapshot has no first-row-id")
+    return problems
 
 
 # Layout claims, checked by reading manifest lists and manifests with the kit's reference

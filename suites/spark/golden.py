@@ -13,10 +13,11 @@ form (Appendix D), except that a struct is a dict keyed by field *name* and a ma
 ``{"keys": [...], "values": [...]}``; :func:`finish` resolves names to field ids with the
 snapshot's schema, so ``expected/<name>.json`` holds spec single-value form throughout:
 
-    {"name", "description", "format_version", "features": [...],
+    {"name", "producer" (absent: Spark), "description", "format_version", "features": [...],
      "table": "<dir relative to the warehouse>", "metadata": "<final metadata file, relative>",
      "snapshots": [{"label", "snapshot_id", "schema_id", "refs": [...], "expired": bool,
-                    "rows": [{column: value}, ...]}],
+                    "rows": [{column: value}, ...],
+                    "row_lineage": [{"id", "_row_id", "_last_updated_sequence_number"}] (optional, v3)}],
      "seconds": <generation time>}
 """
 
@@ -36,19 +37,22 @@ class GoldenTable:
     description: str
     format_version: int
     features: tuple[str, ...]
-    generate: Callable[["TableWriter"], None]
+    generate: Callable[[Any], None]
+    #: who writes the table: "spark" (a :class:`TableWriter`), or one of the other producers of
+    #: :mod:`suites.spark.producers` ("pyiceberg", "reference"), whose generator gets that writer
+    producer: str = "spark"
 
 
 REGISTRY: dict[str, GoldenTable] = {}
 
 
-def golden_table(*, name: str, description: str, format_version: int,
-                 features: tuple[str, ...] = ()) -> Callable[[Callable[["TableWriter"], None]], Callable[["TableWriter"], None]]:
+def golden_table(*, name: str, description: str, format_version: int, features: tuple[str, ...] = (),
+                 producer: str = "spark") -> Callable[[Callable[[Any], None]], Callable[[Any], None]]:
     """Register a golden-table generator."""
-    def register(fn: Callable[["TableWriter"], None]) -> Callable[["TableWriter"], None]:
+    def register(fn: Callable[[Any], None]) -> Callable[[Any], None]:
         if name in REGISTRY:
             raise ValueError(f"golden table {name!r} registered twice")
-        REGISTRY[name] = GoldenTable(name, description, format_version, tuple(features), fn)
+        REGISTRY[name] = GoldenTable(name, description, format_version, tuple(features), fn, producer)
         return fn
     return register
 
@@ -118,6 +122,8 @@ class Expectation:
     snapshot_id: int
     rows: list[Row]
     also_refs: list[str] = field(default_factory=list)
+    #: v3 row lineage the snapshot must read: [{"id", "_row_id", "_last_updated_sequence_number"}]
+    lineage: list[Row] | None = None
 
 
 class TableWriter:
@@ -210,8 +216,10 @@ def spec_form(t: Any, v: Any) -> Any:
     return v
 
 
-def finish(w: TableWriter, seconds: float) -> dict[str, Any]:
-    meta_path = latest_metadata(w.table_dir())
+def finish(w: Any, seconds: float, producer: str | None = None) -> dict[str, Any]:
+    """The ``expected/<name>.json`` document of a written table; ``producer`` is recorded for
+    tables not written by Spark (absent means Spark/Iceberg Java)."""
+    meta_path = w.metadata_file() if hasattr(w, "metadata_file") else latest_metadata(w.table_dir())
     md = read_metadata(meta_path)
     schemas = {s["schema-id"]: s for s in md.get("schemas", [])} or {0: md["schema"]}
     snaps = {s["snapshot-id"]: s for s in md.get("snapshots", [])}
@@ -235,9 +243,14 @@ def finish(w: TableWriter, seconds: float) -> dict[str, Any]:
                                      f"{sorted(extra)} not in schema {schema_id}")
             entry["rows"] = [{f["name"]: spec_form(f["type"], r.get(f["name"]))
                                                          for f in schema["fields"]} for r in e.rows]
+            if e.lineage is not None:
+                entry["row_lineage"] = e.lineage
         out_snaps.append(entry)
-    return {
-        "name": w.spec.name, "description": w.spec.description, "format_version": w.spec.format_version,
+    doc: dict[str, Any] = {"name": w.spec.name}
+    if producer:
+        doc["producer"] = producer
+    return doc | {
+        "description": w.spec.description, "format_version": w.spec.format_version,
         "features": list(w.spec.features),
         "table": w.table_dir().relative_to(w.warehouse).as_posix(),
         "metadata": meta_path.relative_to(w.warehouse).as_posix(),

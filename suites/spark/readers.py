@@ -81,6 +81,12 @@ def canonical(t: Any, v: Any) -> Any:
                 v = v.replace(tzinfo=_dt.timezone.utc)
             return _micros_text((v - EPOCH_TZ) // _dt.timedelta(microseconds=1)) + "+00:00"
         return _micros_text(int(v)) + "+00:00"
+    if t in ("timestamp_ns", "timestamptz_ns"):   # read as int64 nanoseconds (see arrow_rows)
+        secs, nanos = divmod(int(v), 1_000_000_000)
+        text = _micros_text(secs * 1_000_000)[:-7] + f".{nanos:09d}"
+        return text + "+00:00" if t == "timestamptz_ns" else text
+    if t == "unknown":
+        raise TypeError(f"an unknown-typed column holds {v!r}, not null")
     if t == "string":
         return str(v)
     if t == "uuid":
@@ -106,14 +112,24 @@ def canonical_rows(schema: dict[str, Any], rows: list[dict[str, Any]]) -> list[d
 
 # --- readers -----------------------------------------------------------------------------
 
+def arrow_rows(table: Any) -> list[dict[str, Any]]:
+    """An Arrow table's rows; nanosecond timestamps as int64 (Python's datetime has microseconds)."""
+    import pyarrow as pa
+
+    for i, f in enumerate(table.schema):
+        if pa.types.is_timestamp(f.type) and f.type.unit == "ns":
+            table = table.set_column(i, f.name, table.column(i).cast(pa.int64()))
+    rows: list[dict[str, Any]] = table.to_pylist()
+    return rows
+
+
 def read_pyiceberg(metadata: Path, snapshot_id: int) -> list[dict[str, Any]]:
     try:
         from pyiceberg.table import StaticTable
     except ImportError:
         raise ReaderUnavailable("pyiceberg is not installed (pip install 'iceberg-conformance[pyiceberg]')") from None
     table = StaticTable.from_metadata(str(metadata))
-    rows: list[dict[str, Any]] = table.scan(snapshot_id=snapshot_id).to_arrow().to_pylist()
-    return rows
+    return arrow_rows(table.scan(snapshot_id=snapshot_id).to_arrow())
 
 
 def _duckdb() -> Any:
@@ -138,9 +154,7 @@ def read_duckdb(metadata: Path, snapshot_id: int) -> list[dict[str, Any]]:
     try:
         path = str(metadata).replace("'", "''")
         result = con.execute(f"SELECT * FROM iceberg_scan('{path}', snapshot_from_id => {int(snapshot_id)})")
-        table = result.to_arrow_table()
-        rows: list[dict[str, Any]] = table.to_pylist()
-        return rows
+        return arrow_rows(result.to_arrow_table())
     finally:
         con.close()
 

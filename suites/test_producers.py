@@ -1,0 +1,188 @@
+"""Iceberg Java reads what the other producers wrote: the independent check of the golden tables
+PyIceberg's writer and the reference writer produce (:mod:`suites.spark.producers`).
+
+For every such table, Spark 3.5 with Iceberg 1.10.2 loads the table from its metadata file and
+reads every live snapshot (``snapshot-id``); the rows are compared, in the spec's JSON
+single-value form, with the rows the generator put there. Where Iceberg Java cannot read a type
+or feature, ``suites/spark/unsupported-producers.json`` says so with the error it raises: the
+test checks that exact error and reports UNSUPPORTED (a skip quoting it); a read that
+succeeds there fails, so the entry is removed the day Java reads the table.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from iceberg_conformance.suites.spark import golden
+from iceberg_conformance.suites.spark import tables as _tables  # noqa: F401  (registers the generators)
+from iceberg_conformance.suites.spark import producers as _producers  # noqa: F401, I001  (after Spark's)
+from iceberg_conformance.suites.spark.readers import canonical_rows
+from iceberg_conformance.suites.test_tables import _load, _schemas, diff_rows, golden_dir  # noqa: F401  (fixture)
+
+pytestmark = [
+    pytest.mark.spark, pytest.mark.area("golden-tables"),
+    pytest.mark.filterwarnings("ignore::ResourceWarning"),
+    pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
+]
+
+UNSUPPORTED_FILE = Path(__file__).parent / "spark" / "unsupported-producers.json"
+OTHER_PRODUCERS = [name for name, t in golden.REGISTRY.items() if t.producer != "spark"]
+
+
+def _unsupported() -> list[dict[str, str]]:
+    data: list[dict[str, str]] = json.loads(UNSUPPORTED_FILE.read_text(encoding="utf-8"))["unsupported"]
+    return data
+
+
+def read_spark(metadata: Path, snapshot_id: int, schema: dict[str, Any]) -> list[dict[str, Any]]:
+    """The snapshot's rows as Iceberg Java reads them; timestamps as microseconds since the epoch
+    (``unix_micros`` in the UTC session), so no Python time zone enters."""
+    from iceberg_conformance.suites.spark import session
+
+    spark = session.spark()
+    df = spark.read.format("iceberg").option("snapshot-id", str(snapshot_id)).load(str(metadata))
+    from pyspark.sql import functions as F
+
+    cols = []
+    for f in schema["fields"]:
+        c = F.col(f"`{f['name']}`")
+        if f["type"] in ("timestamp", "timestamptz"):
+            c = F.unix_micros(c.cast("timestamp"))
+        cols.append(c.alias(f["name"]))
+    return [r.asDict(recursive=True) for r in df.select(*cols).collect()]
+
+
+@pytest.mark.parametrize("table", OTHER_PRODUCERS)
+def test_iceberg_java_reads_table_of_other_producer(golden_dir: Path, table: str) -> None:  # noqa: F811
+    from iceberg_conformance.suites.spark import session
+
+    doc = _load(golden_dir, table)
+    metadata = golden_dir / "warehouse" / doc["metadata"]
+    schemas = _schemas(golden.read_metadata(metadata))
+    declared = [u for u in _unsupported() if fnmatch.fnmatchcase(table, u["table"])]
+    problems, errors = [], []
+    for snap in doc["snapshots"]:
+        if snap["expired"]:
+            continue
+        where = f"snapshot {snap['snapshot_id']} ({snap['label']})"
+        schema = schemas[snap["schema_id"]]
+        try:
+            rows = canonical_rows(schema, read_spark(metadata, snap["snapshot_id"], schema))
+        except session.SparkUnavailable as e:
+            pytest.skip(f"needs Spark: {e}")
+        except Exception as e:
+            errors.append(f"{where}: {type(e).__name__}: {str(e)[:800]}")
+            continue
+        d = diff_rows(snap["rows"], rows)
+        if d:
+            problems.append(f"{where}:\n" + "\n".join(d))
+    head = f"table:    {table} ({doc.get('producer', 'spark')}, v{doc['format_version']}: {doc['description']})\n" \
+           f"metadata: {metadata}\n"
+    if declared:
+        u = declared[0]
+        if not errors:
+            pytest.fail(head + f"declared UNSUPPORTED ({u['reason']}) but Iceberg Java read every snapshot"
+                        + ("; rows differ:\n" + "\n".join(problems) if problems else " with the expected rows: "
+                           f"remove the entry from {UNSUPPORTED_FILE.name}"), pytrace=False)
+        unexpected = [e for e in errors if u["error"] not in e]
+        assert not unexpected, head + f"UNSUPPORTED is declared with error {u['error']!r}, but:\n" + "\n".join(unexpected)
+        pytest.skip(f"UNSUPPORTED by Iceberg Java 1.10.2 / Spark 3.5: {u['reason']}; error: {errors[0]}")
+    if errors or problems:
+        pytest.fail(head + "\n".join(errors + problems), pytrace=False)
+
+
+def _java_text(t: str, v: Any) -> Any:
+    """A value of Iceberg Java's generic ``Record`` (through py4j) -> spec JSON single-value form,
+    for the types Spark cannot read (java.time ``toString``: ``HH:mm`` drops zero seconds and the
+    fraction comes in groups of 3 digits; an offset of zero is ``Z``)."""
+    if v is None:
+        return None
+    if t in ("timestamp_ns", "timestamptz_ns"):
+        text = str(v.toString())
+        zone = ""
+        if t == "timestamptz_ns":
+            text, zone = (text[:-1], "+00:00") if text.endswith("Z") else (text[:-6], text[-6:])
+        day, time = text.split("T")
+        hms, _, frac = time.partition(".")
+        if hms.count(":") == 1:
+            hms += ":00"
+        return f"{day}T{hms}.{frac.ljust(9, '0')}{zone}"
+    if t in ("int", "long"):
+        return int(v)
+    if t in ("string", "boolean"):
+        return v
+    raise TypeError(f"no conversion of a Java {t} value here")
+
+
+def _java_generic_rows(metadata: Path, snapshot_id: int, fields: list[tuple[str, Any]],
+                       lineage: bool = False) -> list[dict[str, Any]]:
+    """A snapshot's rows as Iceberg Java's generic reader (``IcebergGenerics``, the jar Spark uses,
+    through the JVM) returns them: ``fields`` are (name, conversion of the py4j value);
+    ``lineage`` projects the row-lineage metadata columns as well."""
+    from iceberg_conformance.suites.spark import session
+
+    try:
+        spark = session.spark()
+    except session.SparkUnavailable as e:
+        pytest.skip(f"needs the JVM of Spark: {e}")
+    jvm = spark._jvm
+    java_table = jvm.org.apache.iceberg.hadoop.HadoopTables(spark._jsc.hadoopConfiguration()).load(str(metadata))
+    scan = jvm.org.apache.iceberg.data.IcebergGenerics.read(java_table).useSnapshot(snapshot_id)
+    if lineage:
+        scan = scan.project(jvm.org.apache.iceberg.MetadataColumns.schemaWithRowLineage(java_table.schema()))
+    records = scan.build()
+    rows = []
+    try:
+        it = records.iterator()
+        while it.hasNext():
+            rec = it.next()
+            rows.append({name: convert(rec.getField(name)) for name, convert in fields})
+    finally:
+        records.close()
+    return rows
+
+
+@pytest.mark.parametrize("table", sorted({u["table"] for u in json.loads(
+    UNSUPPORTED_FILE.read_text(encoding="utf-8"))["unsupported"]}))
+def test_iceberg_java_generic_reader_reads_table_spark_cannot(golden_dir: Path, table: str) -> None:  # noqa: F811
+    """Where Spark 3.5 cannot read a v3 type, Iceberg Java's own generic reader
+    (``IcebergGenerics``, the same jar, through the JVM) is the independent check."""
+    doc = _load(golden_dir, table)
+    metadata = golden_dir / "warehouse" / doc["metadata"]
+    schemas = _schemas(golden.read_metadata(metadata))
+    problems = []
+    for snap in doc["snapshots"]:
+        schema = schemas[snap["schema_id"]]
+        rows = _java_generic_rows(metadata, snap["snapshot_id"], [
+            (f["name"], lambda v, t=f["type"]: _java_text(t, v)) for f in schema["fields"]])
+        d = diff_rows(snap["rows"], rows)
+        if d:
+            problems.append(f"snapshot {snap['snapshot_id']} ({snap['label']}):\n" + "\n".join(d))
+    assert not problems, f"{table}: Iceberg Java's generic reader reads other rows:\n" + "\n".join(problems)
+
+
+LINEAGE_TABLES = [name for name, t in golden.REGISTRY.items() if "row-lineage-columns" in t.features]
+
+
+@pytest.mark.parametrize("table", LINEAGE_TABLES)
+def test_iceberg_java_reads_row_lineage(golden_dir: Path, table: str) -> None:  # noqa: F811
+    """v3 row lineage as Iceberg Java resolves it (its generic reader projecting ``_row_id`` and
+    ``_last_updated_sequence_number``) is the lineage the generator's model states per snapshot:
+    ids inherited from first_row_id, and copied or re-inherited where a rewrite moved rows."""
+    doc = _load(golden_dir, table)
+    metadata = golden_dir / "warehouse" / doc["metadata"]
+    problems = []
+    snaps = [s for s in doc["snapshots"] if "row_lineage" in s]
+    assert snaps, f"{table}: no snapshot states its row lineage"
+    for snap in snaps:
+        got = _java_generic_rows(metadata, snap["snapshot_id"], [
+            (k, lambda v: v) for k in ("id", "_row_id", "_last_updated_sequence_number")], lineage=True)
+        d = diff_rows(snap["row_lineage"], got)
+        if d:
+            problems.append(f"snapshot {snap['snapshot_id']} ({snap['label']}):\n" + "\n".join(d))
+    assert not problems, f"{table}: Iceberg Java resolves other row lineage:\n" + "\n".join(problems)
