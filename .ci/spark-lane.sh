@@ -33,7 +33,8 @@ else
     echo "spark lane: no Java runtime; the Spark tests will be reported as skipped"
 fi
 
-python -m pytest suites -p no:cacheprovider --target java \
+# a test that hangs fails after 15 minutes (pytest-timeout, from the dev extra) instead of holding CI
+python -m pytest suites -p no:cacheprovider --target java --timeout 900 \
     --junitxml=report/spark-junit.xml --conformance-report report/java "$@"
 
 # the checker's mutation self-test over the golden tables: recall per area

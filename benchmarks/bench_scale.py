@@ -76,9 +76,10 @@ def _write_manifest(job: tuple[str, int, int, int]) -> dict[str, Any]:
             "partitions": [], "key_metadata": None}
 
 
-def write_table(root: str, manifests: int, entries: int, block_bytes: int = 64 * 1024) -> str:
-    """The synthetic table under ``root`` (manifests written by a process per core); returns
-    its metadata file."""
+def write_table(root: str, manifests: int, entries: int, block_bytes: int = 64 * 1024,
+                processes: int | None = None) -> str:
+    """The synthetic table under ``root`` (manifests written by ``processes`` processes, default
+    one per core; 1 writes them in this process); returns its metadata file."""
     import multiprocessing
 
     from iceberg_conformance.reference.manifests import manifest_list_bytes
@@ -86,8 +87,14 @@ def write_table(root: str, manifests: int, entries: int, block_bytes: int = 64 *
     meta_dir = os.path.join(root, "metadata")
     os.makedirs(meta_dir, exist_ok=True)
     snapshot_id = 1
-    with multiprocessing.get_context("spawn").Pool(os.cpu_count() or 1) as pool:
-        listed = pool.map(_write_manifest, [(root, m, entries, block_bytes) for m in range(manifests)], chunksize=4)
+    work = [(root, m, entries, block_bytes) for m in range(manifests)]
+    processes = processes or os.cpu_count() or 1
+    if processes == 1:
+        listed = [_write_manifest(w) for w in work]
+    else:
+        # spawned children import this module by name: the caller must have it importable
+        with multiprocessing.get_context("spawn").Pool(processes) as pool:
+            listed = pool.map(_write_manifest, work, chunksize=4)
     ml = os.path.join(meta_dir, "snap-1.avro")
     with open(ml, "wb") as f:
         f.write(manifest_list_bytes({"format_version": 2, "metadata": {}, "manifests": listed}, codec="deflate"))

@@ -826,7 +826,9 @@ def _pool_mapper(workers: int) -> Callable[[Callable[[Unit], Any], list[Unit]], 
     def run(fn: Callable[[Unit], Any], units: list[Unit]) -> Iterator[Any]:
         import multiprocessing
 
-        ctx = multiprocessing.get_context()
+        # spawn, not fork: a forked child of a process with threads (pyarrow's pool, a test runner's)
+        # can deadlock on a lock one of those threads held
+        ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(workers) as pool:
             yield from pool.imap(fn, units, chunksize=max(1, len(units) // (workers * 8)))
     return run

@@ -221,6 +221,23 @@ def puffin_sparse_giant(md: str, megabytes: int = 1000) -> str:
     return path
 
 
+def metadata_deep_json(md: str) -> str:
+    """The current metadata's properties replaced by a value nested 100,000 arrays deep."""
+    text = Path(md).read_text(encoding="utf-8")
+    doc = json.loads(text)
+    doc["properties"] = {"k": "@"}
+    Path(md).write_text(json.dumps(doc).replace('"@"', "[" * 100_000 + "]" * 100_000), encoding="utf-8")
+    return md
+
+
+def metadata_huge_number(md: str) -> str:
+    """The current metadata's last-updated-ms replaced by a number of 100,000 digits."""
+    doc = json.loads(Path(md).read_text(encoding="utf-8"))
+    doc["last-updated-ms"] = "@"
+    Path(md).write_text(json.dumps(doc).replace('"@"', "9" * 100_000), encoding="utf-8")
+    return md
+
+
 def puffin_lz4_large_blob(md: str, megabytes: int = 200) -> str:
     """Not hostile: a valid blob of ``megabytes`` MiB of zeros (under the 256 MiB blob limit),
     its size declared truthfully. It must pass, checked streamed."""
@@ -242,6 +259,8 @@ CASES: dict[str, tuple[Callable[[str], str], str | None]] = {
     "puffin-lz4-size-lie-500MiB": (puffin_lz4_size_lie, "puffin.corrupt-frame"),
     "puffin-zstd-size-lie-500MiB": (puffin_zstd_size_lie, "puffin.corrupt-frame"),
     "puffin-sparse-1000MiB": (puffin_sparse_giant, "puffin.magic"),
+    "metadata-json-100000-deep": (metadata_deep_json, "metadata.json-too-deep"),
+    "metadata-number-100000-digits": (metadata_huge_number, "metadata.number-range"),
     "valid-puffin-lz4-blob-200MiB": (puffin_lz4_large_blob, None),
     "valid-puffin-zstd-blob-200MiB": (puffin_zstd_large_blob, None),
 }

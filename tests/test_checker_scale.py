@@ -23,7 +23,7 @@ def synthetic(tmp_path_factory: pytest.TempPathFactory) -> str:
         import bench_scale  # type: ignore[import-not-found]
     finally:
         sys.path.remove(str(ROOT / "benchmarks"))
-    md: str = bench_scale.write_table(str(tmp_path_factory.mktemp("scale")), 2, 12)
+    md: str = bench_scale.write_table(str(tmp_path_factory.mktemp("scale")), 2, 12, processes=1)
     return md
 
 
