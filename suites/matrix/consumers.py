@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -215,8 +216,10 @@ def read_icebird(r: ReadRequest) -> list[dict[str, Any]]:
     request = json.dumps({"tableUrl": table_url, "metadataUrl": r.location, "modules": str(modules)})
     proc = subprocess.run(["node", str(ICEBIRD_SCRIPT)], input=request, capture_output=True, text=True, timeout=120)
     if proc.returncode != 0:
-        lines = [x for x in proc.stderr.strip().splitlines() if x.strip()]
-        raise RuntimeError("icebird: " + " | ".join(lines[:3])[:800])
+        # node prints the throwing source line first; the error itself is the first "...Error: ..." line
+        lines = [x for x in proc.stderr.splitlines() if x.strip()]
+        errors = [x for x in lines if re.match(r"[A-Za-z]*Error\b", x)]
+        raise RuntimeError("icebird: " + (errors[0] if errors else " | ".join(lines[-3:]))[:800])
     rows: list[dict[str, Any]] = _untag(json.loads(proc.stdout))
     return rows
 

@@ -133,13 +133,19 @@ class Workspace:
         metadata = self.table_copy(doc, consumer.paths)
         md = read_metadata(metadata)
         schema = schemas_of(md)[next(s["schema_id"] for s in doc["snapshots"] if s["snapshot_id"] == snapshot_id)]
+        where, prefix = self.warehouse_of(consumer.paths)
         if not consumer.time_travel:
-            metadata = metadata.parent / f"pinned-{snapshot_id}.metadata.json"
+            # beside the relocated copy's metadata; for a table read as written, in the work
+            # directory (the golden directory is only read; recorded paths are absolute)
+            pin_dir = metadata.parent if consumer.paths != "plain" else self.root / "pinned" / doc["table"]
+            pin_dir.mkdir(parents=True, exist_ok=True)
+            metadata = pin_dir / f"pinned-{snapshot_id}.metadata.json"
             if not metadata.is_file():
                 metadata.write_text(json.dumps(pinned(md, snapshot_id)), encoding="utf-8")
-        where, prefix = self.warehouse_of(consumer.paths)
-        rel = metadata.relative_to(where).as_posix()
-        location = prefix.rstrip("/") + "/" + rel
+        if consumer.paths == "plain":
+            location = str(metadata)
+        else:
+            location = prefix.rstrip("/") + "/" + metadata.relative_to(where).as_posix()
         return ReadRequest(metadata=metadata, location=location, snapshot_id=snapshot_id, schema=schema,
                            table_metadata=md, root=where)
 
@@ -162,7 +168,7 @@ def normalize(text: str, places: dict[str, str]) -> str:
     return text
 
 
-_FILE = re.compile(r"(?:file://|http://127\.0\.0\.1:<port>)?(?:<golden>|<work>)(?:/[^\s'\"(),]*)?")
+_FILE = re.compile(r"(?:http://127\.0\.0\.1:<port>|(?:file://)?(?:<golden>|<work>))(?:/[^\s'\"(),]*)?")
 _EXTENSION = re.compile(r"\.[a-z]+(?:\.[a-z]+)?$")
 
 
@@ -210,12 +216,28 @@ def read_table(consumer: Consumer, ws: Workspace, doc: dict[str, Any]) -> tuple[
             rows = raw if consumer.json_rows else canonical_rows(request.schema, raw)
         except Exception as e:
             problems.append({"snapshot": label, "error": normalize_error(
-                f"values of unexpected types: {type(e).__name__}: {e}", places)})
+                f"values of unexpected types: {bad_column(request.schema, raw) or ''}{type(e).__name__}: {e}", places)})
             continue
         d = diff_rows(snap["rows"], rows)
         if d:
             problems.append({"snapshot": label, "rows": [normalize(x.strip(), places) for x in d]})
     return problems, read
+
+
+def bad_column(schema: dict[str, Any], rows: list[dict[str, Any]]) -> str:
+    """``"column C holds <type> <value>: "`` for the first value that has no canonical form."""
+    from iceberg_conformance.suites.spark.readers import canonical
+
+    types = {f["name"]: f["type"] for f in schema["fields"]}
+    for r in rows:
+        for k, v in r.items():
+            if k not in types:
+                continue
+            try:
+                canonical(types[k], v)
+            except Exception:
+                return f"column {k} ({types[k] if isinstance(types[k], str) else types[k]['type']}) holds {type(v).__name__} {v!r:.60}: "
+    return ""
 
 
 def problem_lines(problems: list[dict[str, Any]], limit: int = MAX_ROWS) -> list[str]:
