@@ -168,3 +168,12 @@ def test_consumer_reads_plain_paths(golden_dir: Path, workspace: Workspace, tabl
         problems.append({"snapshot": snap["label"], "error": normalize_error(f"{type(e).__name__}: {first}", places)})
     head = f"consumer: {consumer} ({c.title}), given the table as written\ntable:    {table} ({metadata})"
     _conclude(table, c, "plain-paths", problems, read, head)
+
+
+def test_capabilities_derived_from_expected_rows(golden_dir: Path) -> None:  # noqa: F811
+    """capabilities.json's tables for "time travel" are the golden tables with two or more live
+    snapshots in expected/<name>.json (those derived from features: tests/test_consumer_matrix.py)."""
+    cap = next(c for c in report.capabilities() if c["id"] == "time-travel")
+    live = [t for t in golden.REGISTRY
+            if sum(1 for s in _load(golden_dir, t)["snapshots"] if not s["expired"]) >= 2]
+    assert cap["tables"] == live

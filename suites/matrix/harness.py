@@ -177,10 +177,16 @@ def _file(m: re.Match[str]) -> str:
     return "<file>" + (ext.group(0) if ext else "")
 
 
+#: a SQL engine's echo of the query after its error (DuckDB: ``... LINE 1: SELECT ... ^``), which
+#: names the metadata file and cuts it at a length of its own
+_QUERY_ECHO = re.compile(r"\s+LINE \d+: .*$")
+
+
 def normalize_error(text: str, places: dict[str, str]) -> str:
-    """An error message normalized as :func:`normalize` does, and every file named in it reduced
-    to ``<file>`` and its extension (file names hold task ids and UUIDs)."""
-    return _LONG_NUMBER.sub("<id>", _FILE.sub(_file, normalize(text, places)))
+    """An error message normalized as :func:`normalize` does, without a SQL engine's echo of the
+    query, and every file named in it reduced to ``<file>`` and its extension (file names hold
+    task ids and UUIDs)."""
+    return _LONG_NUMBER.sub("<id>", _FILE.sub(_file, normalize(_QUERY_ECHO.sub("", text), places)))
 
 
 def digest(problems: list[dict[str, Any]]) -> str:

@@ -178,7 +178,7 @@ def build(records: list[dict[str, Any]], caps: list[dict[str, Any]], consumers: 
     cell_counts = {s: sum(1 for c in cells if c["status"] == s) for s in STATUSES}
     return {"consumers": {c: consumers.get(c, {}) for c in consumer_names}, "producers": producers,
             "tables": sorted({r["table"] for r in table_records}),
-            "capabilities": [{k: cap[k] for k in ("id", "title", "group", "tables") if k in cap} for cap in caps],
+            "capabilities": [{k: cap[k] for k in ("id", "title", "group", "tables", "missing") if k in cap} for cap in caps],
             "records": sorted(records, key=lambda r: (r["table"], r["consumer"], r.get("test", "table"))),
             "cells": cells, "not_run": skipped or [],
             "counts": {"table_x_consumer": counts, "capability_cells": cell_counts}}
@@ -247,6 +247,7 @@ h1{font-size:22px}h2{font-size:18px;margin-top:28px}
 table.hm{border-collapse:collapse;font-size:12px}
 table.hm th{font-weight:600;padding:3px 6px;text-align:center;white-space:nowrap}
 table.hm th.cap{text-align:left}
+table.hm th.sub{font-weight:400;color:#777;padding:0;font-size:10px}
 table.hm td{width:22px;height:20px;text-align:center;border:2px solid #fff;color:#fff;font-weight:700}
 table.hm td.lbl{width:auto;text-align:left;color:#222;font-weight:400;padding-right:10px;white-space:nowrap}
 table.hm td a{color:inherit;text-decoration:none;display:block}
@@ -283,17 +284,21 @@ def render_html(doc: dict[str, Any]) -> str:
     out.append("<p class='legend'>" + "".join(
         f"<span style='background:{COLORS[s]};color:{'#666' if s == UNTESTED else '#fff'}'>{SHORT[s]} {s}</span>"
         for s in STATUSES) + "</p>")
-    out.append("<h2>Capability x consumer (one square per producer: "
-               + ", ".join(f"{i + 1} = {p}" for i, p in enumerate(producers)) + ")</h2>")
+    out.append("<h2>Capability x consumer</h2><p>One square per producer of the tables: "
+               + ", ".join(f"{p[:1].upper()} = {html.escape(p)}" for p in producers)
+               + ". Hover for the tables; a coloured square that is not a pass links to its test and rows.</p>")
     out.append("<table class='hm'><tr><th class='cap'>capability</th>"
                + "".join(f"<th colspan='{len(producers)}' title='{html.escape(str(doc['consumers'][k].get('title', k)))}'>"
                          f"{html.escape(k)}</th>" for k in consumers) + "</tr>")
+    out.append("<tr><th></th>" + "".join(f"<th class='sub' title='{html.escape(p)}'>{html.escape(p[:1].upper())}</th>"
+                                         for _ in consumers for p in producers) + "</tr>")
     group = None
     for cap in doc["capabilities"]:
         if cap.get("group") != group:
             group = cap.get("group")
             out.append(f"<tr class='grp'><td colspan='{1 + len(consumers) * len(producers)}'>{html.escape(str(group))}</td></tr>")
-        row = [f"<td class='lbl' title='{html.escape(', '.join(cap['tables']))}'>{html.escape(cap['title'])}</td>"]
+        label = html.escape(cap["title"]) + (" <small>(no golden table)</small>" if not cap["tables"] else "")
+        row = [f"<td class='lbl' title='{html.escape(', '.join(cap['tables']) or cap.get('missing', ''))}'>{label}</td>"]
         for k in consumers:
             for p in producers:
                 cell = by.get((cap["id"], p, k))
