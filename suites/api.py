@@ -45,11 +45,12 @@ TABLE_SCAN = "table-scan"          #: rows of a table snapshot read
 EVOLUTION = "evolution"            #: schema and partition-spec evolution judged allowed or not
 MANIFEST_CHECK = "manifest-check"  #: manifests validated against their manifest-list entry
 COMMIT_RETRY = "commit-retry"      #: the retry rules of Commit Conflict Resolution and Retry
+EXPRESSIONS = "expressions"        #: filter expressions: JSON read/written, bound, evaluated
 
 ALL_CAPABILITIES = (
     HASH, TRANSFORM, BINARY, VALUE_JSON, SCHEMA_JSON, PARTITION_SPEC_JSON, METADATA,
     MANIFEST_READ, MANIFEST_WRITE, PUFFIN_READ, PUFFIN_WRITE, TABLE_SCAN, EVOLUTION,
-    MANIFEST_CHECK, COMMIT_RETRY,
+    MANIFEST_CHECK, COMMIT_RETRY, EXPRESSIONS,
 )
 
 
@@ -252,6 +253,27 @@ class CommitRetrying(Protocol):
         ...
 
 
+@runtime_checkable
+class ExpressionHandling(Protocol):
+    """Capability ``expressions``: Iceberg's expression JSON (the REST catalog OpenAPI's
+    ``Expression``). Expressions cross the boundary in that JSON form; schemas as Appendix C
+    JSON; a row as a struct in JSON single-value form (an object keyed by field id)."""
+
+    def expression_roundtrip(self, expr: JSON) -> JSON:
+        """Parse an unbound expression and write it back; :class:`Rejected` if it is not one."""
+        ...
+
+    def expression_bind(self, schema: JSON, expr: JSON, case_sensitive: bool) -> JSON:
+        """Bind the expression to ``schema`` and write the bound expression back (literals in
+        the JSON single-value form of their term's type); :class:`Rejected` if it does not bind."""
+        ...
+
+    def expression_evaluate(self, schema: JSON, expr: JSON, row: JSON, case_sensitive: bool) -> bool:
+        """Whether a row filter ``expr`` (bound to ``schema``) keeps ``row``: ``True`` only when
+        the expression is true for the row (false and unknown both discard it)."""
+        ...
+
+
 CAPABILITY_PROTOCOLS: dict[str, type] = {
     HASH: Hashing,
     TRANSFORM: Transforming,
@@ -268,6 +290,7 @@ CAPABILITY_PROTOCOLS: dict[str, type] = {
     EVOLUTION: Evolving,
     MANIFEST_CHECK: ManifestChecking,
     COMMIT_RETRY: CommitRetrying,
+    EXPRESSIONS: ExpressionHandling,
 }
 
 
