@@ -6,7 +6,9 @@ JSON for a bound expression, so this adapter writes it: the field's full name fr
 literals in the JSON single-value form of the field's type. Rows are evaluated with
 ``expression_evaluator`` on a ``Record`` built from the row's JSON single values. PyIceberg's
 expressions have no transform terms (its parser takes a term to be a column name): an input with
-one is UNSUPPORTED.
+one is UNSUPPORTED. PyIceberg 0.12 reads only the deprecated term form of
+``format/expressions-spec.md``: binding and evaluation are asked in that form
+(:mod:`suites.targets._term_form`), parsing as the case gives it.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 from iceberg_conformance.suites.api import EXPRESSIONS, Rejected, Unsupported
+from iceberg_conformance.suites.targets._term_form import to_term_form
 from iceberg_conformance.suites.targets.pyiceberg._convert import from_native, to_native
 
 #: what PyIceberg raises when it refuses an expression (pydantic's ValidationError is a ValueError)
@@ -96,7 +99,7 @@ class ExpressionsMixin:
     def expression_bind(self, schema: Any, expr: Any, case_sensitive: bool) -> Any:
         from pyiceberg.expressions.visitors import bind
 
-        s, e = _schema(schema), _parse(expr)
+        s, e = _schema(schema), _parse(to_term_form(expr))
         with _refusing():
             bound = bind(s, e, case_sensitive)
         return _bound_json(s, bound)
@@ -104,7 +107,7 @@ class ExpressionsMixin:
     def expression_evaluate(self, schema: Any, expr: Any, row: Any, case_sensitive: bool) -> bool:
         from pyiceberg.expressions.visitors import expression_evaluator
 
-        s, e = _schema(schema), _parse(expr)
+        s, e = _schema(schema), _parse(to_term_form(expr))
         record = to_native(schema, row)
         with _refusing():
             return bool(expression_evaluator(s, e, case_sensitive)(record))
