@@ -132,10 +132,12 @@ class Not:
 
 @dataclass(frozen=True)
 class Test:
-    """A unary test (is-null, ...) of ``child``."""
+    """A unary test (is-null, ...) of ``child``. ``deprecated``: read from the term form
+    (its members are then ``term`` and ``value``; errors point there)."""
 
     op: str
     child: Value
+    deprecated: bool = False
 
 
 @dataclass(frozen=True)
@@ -145,6 +147,7 @@ class Comparison:
     op: str
     left: Value
     right: Value
+    deprecated: bool = False
 
 
 @dataclass(frozen=True)
@@ -152,6 +155,7 @@ class SetTest:
     op: str
     child: Value
     values: tuple[Literal, ...]
+    deprecated: bool = False
 
 
 Expression = Union[Constant, Junction, Not, Test, Comparison, SetTest]
@@ -315,11 +319,11 @@ def parse_expression(obj: JSON, where: str = "") -> Expression:
     else:
         child = parse_value(_member(obj, "child", where), f"{where}/child")
     if kind in UNARY_OPS:
-        return Test(kind, child)
+        return Test(kind, child, deprecated)
     if kind in SET_OPS:
-        return SetTest(kind, child, parse_literals(_member(obj, "values", where), f"{where}/values"))
+        return SetTest(kind, child, parse_literals(_member(obj, "values", where), f"{where}/values"), deprecated)
     if deprecated:
-        return Comparison(kind, child, parse_literal(_member(obj, "value", where), f"{where}/value"))
+        return Comparison(kind, child, parse_literal(_member(obj, "value", where), f"{where}/value"), True)
     return Comparison(kind, child, parse_value(_member(obj, "right", where), f"{where}/right"))
 
 
@@ -500,14 +504,14 @@ def bind(schema: Schema, e: Expression, case_sensitive: bool = True, where: str 
     if isinstance(e, Not):
         return Not(bind(schema, e.child, cs, f"{where}/child"))
     if isinstance(e, Test):
-        at = f"{where}/child"
+        at = f"{where}/term" if e.deprecated else f"{where}/child"
         child = bind_value(schema, e.child, cs, at)
         t = type_of(child)
         if e.op in ("is-nan", "not-nan") and not isinstance(t, (FloatType, DoubleType)):
             raise _err("expressions.bind-nan-non-float", at, f"{e.op} tests float and double, not {t}", CLAUSE_BIND)
-        return Test(e.op, child)
+        return Test(e.op, child, e.deprecated)
     if isinstance(e, SetTest):
-        at = f"{where}/child"
+        at = f"{where}/term" if e.deprecated else f"{where}/child"
         child = bind_value(schema, e.child, cs, at)
         t = _primitive(type_of(child), at)
         values: list[Literal] = []
@@ -515,29 +519,30 @@ def bind(schema: Schema, e: Expression, case_sensitive: bool = True, where: str 
             aligned = _align(lit, t, f"{where}/values/{i}")
             if all(aligned.value != v.value for v in values):
                 values.append(aligned)
-        return SetTest(e.op, child, tuple(values))
-    lhs = bind_value(schema, e.left, cs, f"{where}/left")
-    rhs = bind_value(schema, e.right, cs, f"{where}/right")
+        return SetTest(e.op, child, tuple(values), e.deprecated)
+    at_l, at_r = (f"{where}/term", f"{where}/value") if e.deprecated else (f"{where}/left", f"{where}/right")
+    lhs = bind_value(schema, e.left, cs, at_l)
+    rhs = bind_value(schema, e.right, cs, at_r)
     lt, rt = type_of(lhs), type_of(rhs)
     subject = lt if not isinstance(lhs, Literal) else rt
     if e.op in STRING_OPS and subject is not None and not isinstance(subject, StringType):
-        raise _err("expressions.bind-starts-with-non-string", f"{where}/left", f"{e.op} tests strings, not {subject}",
+        raise _err("expressions.bind-starts-with-non-string", at_l, f"{e.op} tests strings, not {subject}",
                    CLAUSE_BIND)
     if isinstance(lhs, Literal) and lt is None and rt is not None:
-        lhs = _align(lhs, _primitive(rt, f"{where}/right"), f"{where}/left")
+        lhs = _align(lhs, _primitive(rt, at_r), at_l)
     elif isinstance(rhs, Literal) and rt is None and lt is not None:
-        rhs = _align(rhs, _primitive(lt, f"{where}/left"), f"{where}/right")
+        rhs = _align(rhs, _primitive(lt, at_l), at_r)
     elif isinstance(rhs, Literal) and lt is not None and rt is not None and lt != rt:
-        rhs = _align(rhs, _primitive(lt, f"{where}/left"), f"{where}/right")
+        rhs = _align(rhs, _primitive(lt, at_l), at_r)
     elif isinstance(lhs, Literal) and lt is not None and rt is not None and lt != rt:
-        lhs = _align(lhs, _primitive(rt, f"{where}/right"), f"{where}/left")
+        lhs = _align(lhs, _primitive(rt, at_r), at_l)
     lt, rt = type_of(lhs), type_of(rhs)
     if lt is None or rt is None:
         raise _err("expressions.bind-type-mismatch", where, "two untyped constants have no type to compare in", CLAUSE_BIND)
-    _primitive(lt, f"{where}/left")
+    _primitive(lt, at_l)
     if lt != rt:
         raise _err("expressions.bind-type-mismatch", where, f"{lt} and {rt} cannot be aligned", CLAUSE_BIND)
-    return Comparison(e.op, lhs, rhs)
+    return Comparison(e.op, lhs, rhs, e.deprecated)
 
 
 def _primitive(t: IcebergType | None, where: str) -> IcebergType:

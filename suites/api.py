@@ -45,7 +45,7 @@ TABLE_SCAN = "table-scan"          #: rows of a table snapshot read
 EVOLUTION = "evolution"            #: schema and partition-spec evolution judged allowed or not
 MANIFEST_CHECK = "manifest-check"  #: manifests validated against their manifest-list entry
 COMMIT_RETRY = "commit-retry"      #: the retry rules of Commit Conflict Resolution and Retry
-EXPRESSIONS = "expressions"        #: filter expressions: JSON read/written, bound, evaluated
+EXPRESSIONS = "expressions"        #: expressions: JSON read and written, bound, evaluated on rows
 
 ALL_CAPABILITIES = (
     HASH, TRANSFORM, BINARY, VALUE_JSON, SCHEMA_JSON, PARTITION_SPEC_JSON, METADATA,
@@ -255,22 +255,23 @@ class CommitRetrying(Protocol):
 
 @runtime_checkable
 class ExpressionHandling(Protocol):
-    """Capability ``expressions``: Iceberg's expression JSON (the REST catalog OpenAPI's
-    ``Expression``). Expressions cross the boundary in that JSON form; schemas as Appendix C
-    JSON; a row as a struct in JSON single-value form (an object keyed by field id)."""
+    """Capability ``expressions``: Iceberg expressions (apache/iceberg
+    ``format/expressions-spec.md``, the form the REST catalog OpenAPI's ``Predicate`` carries).
+    Predicates cross the boundary in their Appendix B JSON form; schemas as Appendix C JSON; a
+    row as a struct in JSON single-value form (an object keyed by field id)."""
 
     def expression_roundtrip(self, expr: JSON) -> JSON:
-        """Parse an unbound expression and write it back; :class:`Rejected` if it is not one."""
+        """Parse a predicate and write it back; :class:`Rejected` if it is not one."""
         ...
 
     def expression_bind(self, schema: JSON, expr: JSON, case_sensitive: bool) -> JSON:
-        """Bind the expression to ``schema`` and write the bound expression back (literals in
-        the JSON single-value form of their term's type); :class:`Rejected` if it does not bind."""
+        """Bind the predicate to ``schema`` and write the bound predicate back (ID references,
+        constants in the JSON single-value form of their type); :class:`Rejected` if it does
+        not bind."""
         ...
 
     def expression_evaluate(self, schema: JSON, expr: JSON, row: JSON, case_sensitive: bool) -> bool:
-        """Whether a row filter ``expr`` (bound to ``schema``) keeps ``row``: ``True`` only when
-        the expression is true for the row (false and unknown both discard it)."""
+        """The value (true or false) of the predicate, bound to ``schema``, on ``row``."""
         ...
 
 
