@@ -46,11 +46,12 @@ EVOLUTION = "evolution"            #: schema and partition-spec evolution judged
 MANIFEST_CHECK = "manifest-check"  #: manifests validated against their manifest-list entry
 COMMIT_RETRY = "commit-retry"      #: the retry rules of Commit Conflict Resolution and Retry
 EXPRESSIONS = "expressions"        #: expressions: JSON read and written, bound, evaluated on rows
+PROJECTION = "projection"          #: predicates projected through partition transforms
 
 ALL_CAPABILITIES = (
     HASH, TRANSFORM, BINARY, VALUE_JSON, SCHEMA_JSON, PARTITION_SPEC_JSON, METADATA,
     MANIFEST_READ, MANIFEST_WRITE, PUFFIN_READ, PUFFIN_WRITE, TABLE_SCAN, EVOLUTION,
-    MANIFEST_CHECK, COMMIT_RETRY, EXPRESSIONS,
+    MANIFEST_CHECK, COMMIT_RETRY, EXPRESSIONS, PROJECTION,
 )
 
 
@@ -275,6 +276,18 @@ class ExpressionHandling(Protocol):
         ...
 
 
+@runtime_checkable
+class Projecting(Protocol):
+    """Capability ``projection``: a predicate on a source column projected through a partition
+    spec ("Scan Planning": inclusive projection; strict projection its dual)."""
+
+    def projection_accepts(self, schema: JSON, spec: JSON, expr: JSON, mode: str, partition: JSON) -> bool:
+        """Project ``expr`` (bound to ``schema``) through ``spec``, ``mode`` ``"inclusive"``
+        or ``"strict"``, and evaluate the projection on ``partition`` (the partition tuple
+        in JSON single-value form keyed by partition field id)."""
+        ...
+
+
 CAPABILITY_PROTOCOLS: dict[str, type] = {
     HASH: Hashing,
     TRANSFORM: Transforming,
@@ -292,6 +305,7 @@ CAPABILITY_PROTOCOLS: dict[str, type] = {
     MANIFEST_CHECK: ManifestChecking,
     COMMIT_RETRY: CommitRetrying,
     EXPRESSIONS: ExpressionHandling,
+    PROJECTION: Projecting,
 }
 
 

@@ -1,7 +1,9 @@
-"""Filter expressions as data (capability ``expressions``): Iceberg's expression JSON read and
-written back, bound to a schema, evaluated on rows.
+"""Expressions as data (capability ``expressions``): Iceberg expression JSON read and written
+back, bound to a schema, evaluated on rows; and (capability ``projection``) predicates
+projected through partition transforms, judged per partition value.
 
-Sources: the REST catalog OpenAPI's ``Expression`` schemas, the table spec's "Scan Planning" and
+Sources: apache/iceberg ``format/expressions-spec.md`` (as the REST catalog OpenAPI's
+``Predicate`` carries it), the table spec's "Scan Planning", "Partition Transforms" and
 "Appendix D: JSON single-value serialization". Vectors: ``vectors/expressions/*.json``.
 """
 
@@ -9,7 +11,7 @@ import json
 
 import pytest
 
-from iceberg_conformance.suites.api import EXPRESSIONS, Rejected
+from iceberg_conformance.suites.api import EXPRESSIONS, PROJECTION, Rejected
 from iceberg_conformance.suites.conformance import fail, run_case, values_equal
 
 
@@ -75,3 +77,12 @@ def test_expression_bind(target, case):
 @pytest.mark.capability(EXPRESSIONS)
 def test_expression_evaluate(target, case):
     _run(target, case)
+
+
+@pytest.mark.vectors("expression-project")
+@pytest.mark.capability(PROJECTION)
+def test_projection(target, case):
+    i = case.input
+    run_case(case, target.name,
+             lambda: target.projection_accepts(i["schema"], i["spec"], i["expression"], i["mode"], i["partition"]),
+             reports_rules=getattr(target, "reports_rules", False))

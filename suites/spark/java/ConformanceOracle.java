@@ -29,6 +29,7 @@ import org.apache.iceberg.expressions.Binder;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.ExpressionParser;
+import org.apache.iceberg.expressions.Projections;
 import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.node.ArrayNode;
@@ -156,6 +157,18 @@ public final class ConformanceOracle {
           Evaluator evaluator = new Evaluator(schema.asStruct(),
               ExpressionParser.fromJson(a.get("expression")), a.get("case_sensitive").asBoolean());
           return NODES.booleanNode(evaluator.eval(row(schema.asStruct(), a.get("row"))));
+        }
+      case "projection_accepts":
+        {
+          Schema schema = SchemaParser.fromJson(a.get("schema"));
+          PartitionSpec spec = PartitionSpecParser.fromJson(schema, a.get("spec"));
+          Expression expr = ExpressionParser.fromJson(a.get("expression"));
+          Expression projected = "strict".equals(a.get("mode").asText())
+              ? Projections.strict(spec).project(expr)
+              : Projections.inclusive(spec).project(expr);
+          Types.StructType partitionType = spec.partitionType();
+          return NODES.booleanNode(
+              new Evaluator(partitionType, projected).eval(row(partitionType, a.get("partition"))));
         }
       default:
         throw new Unsupported("unknown oracle operation " + op);
@@ -288,7 +301,11 @@ public final class ConformanceOracle {
       if (v == null || v.isNull()) {
         continue;
       }
-      out.set(i, f.type().isStructType() ? row(f.type().asStructType(), v) : value(f.type(), v));
+      if (f.type().typeId() == Type.TypeID.DATE && v.isIntegralNumber()) {
+        out.set(i, v.asInt());   // a day partition value: the table spec's int (days from 1970-01-01)
+      } else {
+        out.set(i, f.type().isStructType() ? row(f.type().asStructType(), v) : value(f.type(), v));
+      }
     }
     return out;
   }
