@@ -8,7 +8,8 @@ literals in the JSON single-value form of the field's type. Rows are evaluated w
 expressions have no transform terms (its parser takes a term to be a column name): an input with
 one is UNSUPPORTED. PyIceberg 0.12 reads only the deprecated term form of
 ``format/expressions-spec.md``: binding and evaluation are asked in that form
-(:mod:`suites.targets._term_form`), parsing as the case gives it.
+(:mod:`suites.targets._term_form`), parsing as the case gives it. Projections are
+``inclusive_projection`` / ``strict_projection`` evaluated on the partition tuple.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import json
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from iceberg_conformance.suites.api import EXPRESSIONS, Rejected, Unsupported
+from iceberg_conformance.suites.api import EXPRESSIONS, PROJECTION, Rejected, Unsupported
 from iceberg_conformance.suites.targets._term_form import to_term_form
 from iceberg_conformance.suites.targets.pyiceberg._convert import from_native, to_native
 
@@ -89,8 +90,23 @@ _OPS = {"BoundIsNull": "is-null", "BoundNotNull": "not-null", "BoundIsNaN": "is-
         "BoundNotIn": "not-in"}
 
 
+def _partition_record(partition_type: Any, partition: Any) -> Any:
+    """The partition tuple as a PyIceberg ``Record``; a day value is the table spec's int."""
+    from pyiceberg.typedef import Record
+    from pyiceberg.types import DateType
+
+    values = []
+    for f in partition_type.fields:
+        v = partition.get(str(f.field_id))
+        if v is None or (isinstance(f.field_type, DateType) and isinstance(v, int)):
+            values.append(v)
+        else:
+            values.append(to_native(str(f.field_type), v))
+    return Record(*values)
+
+
 class ExpressionsMixin:
-    CAPABILITIES = frozenset({EXPRESSIONS})
+    CAPABILITIES = frozenset({EXPRESSIONS, PROJECTION})
 
     def expression_roundtrip(self, expr: Any) -> Any:
         parsed = _parse(expr)
@@ -111,3 +127,17 @@ class ExpressionsMixin:
         record = to_native(schema, row)
         with _refusing():
             return bool(expression_evaluator(s, e, case_sensitive)(record))
+
+    def projection_accepts(self, schema: Any, spec: Any, expr: Any, mode: str, partition: Any) -> bool:
+        from pyiceberg.partitioning import PartitionSpec
+        from pyiceberg.schema import Schema
+        from pyiceberg.expressions.visitors import expression_evaluator, inclusive_projection, strict_projection
+
+        s, e = _schema(schema), _parse(to_term_form(expr))
+        with _refusing():
+            ps = PartitionSpec.model_validate(spec)
+            project = strict_projection if mode == "strict" else inclusive_projection
+            projected = project(s, ps)(e)
+            ptype = ps.partition_type(s)
+            evaluate = expression_evaluator(Schema(*ptype.fields), projected, True)
+            return bool(evaluate(_partition_record(ptype, partition)))
