@@ -31,7 +31,18 @@ from iceberg_conformance.suites.spark import golden
 from iceberg_conformance.suites.spark import tables as _tables  # noqa: F401  (registers the generators)
 from iceberg_conformance.suites.spark import producers as _producers  # noqa: F401, I001  (after Spark's)
 from iceberg_conformance.suites.spark.readers import ReaderUnavailable
-from iceberg_conformance.suites.test_tables import _load, golden_dir  # noqa: F401  (fixture)
+from iceberg_conformance.suites.test_tables import golden_dir  # noqa: F401  (fixture)
+
+
+def _load(golden_dir: Path, name: str) -> dict[str, Any]:  # noqa: F811
+    """The expected contents of a golden table; a table missing from the golden directory fails
+    (a matrix with a table left out would look complete)."""
+    path = golden_dir / "expected" / f"{name}.json"
+    if not path.is_file():
+        pytest.fail(f"{path} is missing: the golden directory was generated without {name} "
+                    f"(python -m iceberg_conformance.suites.spark.generate --out DIR writes every table)", pytrace=False)
+    doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return doc
 
 ENV = "ICEBERG_CONFORMANCE_CONSUMERS"
 CELLS_ENV = "ICEBERG_CONFORMANCE_MATRIX_CELLS"
@@ -104,6 +115,9 @@ def _record(table: str, consumer: Consumer, test: str, verdict: report.Verdict, 
 
 def _conclude(table: str, consumer: Consumer, test: str, problems: list[dict[str, Any]], read: int,
               head: str) -> None:
+    if not problems and read == 0:
+        pytest.fail(f"{head}\nproblem:  no snapshot was read (the expected contents list no live snapshot)",
+                    pytrace=False)
     dig = digest(problems)
     verdict = report.judge(report.known_failures(), table, consumer.name, problems, dig, test)
     _record(table, consumer, test, verdict, problems, dig, read)
@@ -143,12 +157,13 @@ def test_consumer_reads_plain_paths(golden_dir: Path, workspace: Workspace, tabl
     plain warehouse path): its current snapshot, named by the metadata file's plain path."""
     c = CONSUMERS[consumer]
     doc = _load(golden_dir, table)
-    metadata = golden_dir / "warehouse" / doc["metadata"]
+    metadata = workspace.table_copy(doc, "plain")   # the golden file, or a copy if the directory moved
     md = golden.read_metadata(metadata)
     snap = next(s for s in doc["snapshots"] if s["snapshot_id"] == md.get("current-snapshot-id"))
     request = ReadRequest(metadata=metadata, location=str(metadata), snapshot_id=snap["snapshot_id"],
-                          schema=schemas_of(md)[snap["schema_id"]], table_metadata=md, root=golden_dir / "warehouse")
-    places = {str(workspace.root): "<work>", str(golden_dir): "<golden>"}
+                          schema=schemas_of(md)[snap["schema_id"]], table_metadata=md,
+                          root=metadata.parents[len(Path(doc["metadata"]).parts) - 1])
+    places = workspace.places(doc)
     from iceberg_conformance.suites.matrix.harness import diff_rows, normalize, normalize_error
     from iceberg_conformance.suites.spark.readers import canonical_rows
 

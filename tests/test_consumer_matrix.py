@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -177,6 +178,49 @@ def test_loopback_server_serves_file_names_with_percent_verbatim(tmp_path: Path)
             assert r.read() == b"ok"
     finally:
         server.close()
+
+
+def test_loopback_server_serves_nothing_beside_its_directory(tmp_path: Path) -> None:
+    (tmp_path / "http").mkdir()
+    (tmp_path / "http2").mkdir()
+    (tmp_path / "http2" / "secret.txt").write_text("not a table file")
+    server = HttpServer(tmp_path / "http")
+    try:
+        for path in ("/../http2/secret.txt", "/%2e%2e/http2/secret.txt", "/../../" + str(tmp_path / "http2" / "secret.txt")):
+            try:
+                with urllib.request.urlopen(server.base + path, timeout=10) as r:
+                    assert b"not a table file" not in r.read(), path
+            except urllib.error.HTTPError:
+                pass
+    finally:
+        server.close()
+
+
+def test_a_moved_golden_directory_is_read_where_it_is_now(tmp_path: Path) -> None:
+    """Recorded paths are absolute: a golden directory moved after generation is read through a
+    copy whose paths name where it is now, never from where it was generated."""
+    doc = _tiny_table(tmp_path)
+    md_path = tmp_path / "golden" / "warehouse" / doc["metadata"]
+    md = json.loads(md_path.read_text())
+    md["location"] = "/generated/elsewhere/warehouse/db/t"
+    md_path.write_text(json.dumps(md))
+    ws = Workspace(tmp_path / "golden", tmp_path / "work")
+    assert ws.moved(doc) and ws.recorded_warehouse(doc) == "/generated/elsewhere/warehouse"
+    copy = ws.table_copy(doc, "plain")
+    assert copy.is_relative_to(tmp_path / "work")
+    assert json.loads(copy.read_text())["location"] == str(tmp_path / "work" / "plain" / "db" / "t")
+    assert ws.places(doc)["/generated/elsewhere"] == "<golden>"
+    assert read_table(_stand_in({1: [{"id": 1}], 2: [{"id": 1}, {"id": 2}]}), ws, doc) == ([], 2)
+
+
+def test_a_golden_directory_in_place_is_read_as_written(tmp_path: Path) -> None:
+    doc = _tiny_table(tmp_path)
+    md_path = tmp_path / "golden" / "warehouse" / doc["metadata"]
+    md = json.loads(md_path.read_text())
+    md["location"] = str(tmp_path / "golden" / "warehouse" / "db" / "t")
+    md_path.write_text(json.dumps(md))
+    ws = Workspace(tmp_path / "golden", tmp_path / "work")
+    assert not ws.moved(doc) and ws.table_copy(doc, "plain") == md_path
 
 
 # --- capability cells -------------------------------------------------------------------------

@@ -58,8 +58,10 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         to ``http://`` by prefix, so a file name holding ``%`` (PyIceberg's partition directories)
         is requested as it is on disk."""
         rel = path.split("?", 1)[0].split("#", 1)[0].lstrip("/")
-        full = os.path.normpath(os.path.join(self.directory, rel))
-        return full if full.startswith(os.path.abspath(self.directory)) else self.directory
+        root = os.path.abspath(self.directory)
+        full = os.path.normpath(os.path.join(root, rel))
+        # only below the served directory (a sibling directory sharing its name as a prefix is not)
+        return full if os.path.commonpath([root, full]) == root else root
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the base class's name)
         pass
@@ -90,6 +92,26 @@ class Workspace:
         self.root = root
         self._http: HttpServer | None = None
         self._copies: dict[tuple[str, str], Path] = {}
+        self._recorded: str | None = None
+
+    def recorded_warehouse(self, doc: dict[str, Any]) -> str:
+        """The warehouse prefix the golden tables' recorded paths start with: where they were
+        generated, which is not ``self.warehouse`` when the golden directory was moved."""
+        if self._recorded is None:
+            location = str(read_metadata(self.warehouse / doc["metadata"]).get("location", ""))
+            suffix = "/" + doc["table"]
+            self._recorded = location[:-len(suffix)] if location.endswith(suffix) else str(self.warehouse)
+        return self._recorded
+
+    def moved(self, doc: dict[str, Any]) -> bool:
+        recorded = self.recorded_warehouse(doc)
+        return recorded.removeprefix("file:").rstrip("/") != str(self.warehouse).rstrip("/")
+
+    def places(self, doc: dict[str, Any]) -> dict[str, str]:
+        """Paths an engine's messages may name, and the placeholders a digest holds instead."""
+        recorded = self.recorded_warehouse(doc).removeprefix("file:")
+        return {str(self.root): "<work>", str(self.golden): "<golden>",
+                recorded.removesuffix("/warehouse"): "<golden>"}
 
     def http(self) -> HttpServer:
         if self._http is None:
@@ -106,6 +128,9 @@ class Workspace:
         """The warehouse directory a consumer with ``paths`` reads, and the prefix of its paths."""
         if paths == "plain":
             return self.warehouse, str(self.warehouse)
+        if paths == "moved":
+            d = self.root / "plain"
+            return d, str(d)
         if paths == "file-uri":
             d = self.root / "file-uri"
             return d, "file://" + str(d)
@@ -116,7 +141,11 @@ class Workspace:
     def table_copy(self, doc: dict[str, Any], paths: str) -> Path:
         """The metadata file of the table in the form ``paths`` (relocated once, then reused)."""
         if paths == "plain":
-            return self.warehouse / doc["metadata"]
+            if not self.moved(doc):
+                return self.warehouse / doc["metadata"]
+            # moved since generation: its recorded absolute paths name the old place, so a copy
+            # with paths as written under the new one is read instead
+            paths = "moved"
         key = (doc["name"], paths)
         if key not in self._copies:
             from iceberg_conformance.checker.relocate import relocate_table
@@ -125,7 +154,7 @@ class Workspace:
             src = self.warehouse / doc["table"]
             dst = where / doc["table"]
             dst.parent.mkdir(parents=True, exist_ok=True)
-            relocate_table(str(src), str(dst), str(self.warehouse), prefix)
+            relocate_table(str(src), str(dst), self.recorded_warehouse(doc), prefix)
             self._copies[key] = where / doc["metadata"]
         return self._copies[key]
 
@@ -133,7 +162,8 @@ class Workspace:
         metadata = self.table_copy(doc, consumer.paths)
         md = read_metadata(metadata)
         schema = schemas_of(md)[next(s["schema_id"] for s in doc["snapshots"] if s["snapshot_id"] == snapshot_id)]
-        where, prefix = self.warehouse_of(consumer.paths)
+        form = "moved" if consumer.paths == "plain" and self.moved(doc) else consumer.paths
+        where, prefix = self.warehouse_of(form)
         if not consumer.time_travel:
             # beside the relocated copy's metadata; for a table read as written, in the work
             # directory (the golden directory is only read; recorded paths are absolute)
@@ -199,7 +229,7 @@ def read_table(consumer: Consumer, ws: Workspace, doc: dict[str, Any]) -> tuple[
     """Read every live snapshot of the golden table ``doc`` with ``consumer``; return the normalized
     problems (``[{"snapshot": label, "error": text} | {"snapshot": label, "rows": [...], "count": n}]``)
     and the number of snapshots read. Raises ReaderUnavailable when the engine is absent."""
-    places = {str(ws.root): "<work>", str(ws.golden): "<golden>"}
+    places = ws.places(doc)
     problems: list[dict[str, Any]] = []
     read = 0
     for snap in doc["snapshots"]:
