@@ -41,10 +41,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from decimal import Context, Decimal, InvalidOperation
 from typing import Any, Union
 
 from .errors import SpecViolation
-from .schema import Schema, parse_schema
+from .schema import Schema, json_depth, parse_schema
 from .transforms import DayTransform, Transform, parse_transform
 from .types import (
     JSON, BinaryType, DateType, DecimalType, DoubleType, FixedType, FloatType, IcebergType,
@@ -63,6 +64,15 @@ ALL_TYPES = ("true", "false", "and", "or", "not") + UNARY_OPS + CMP_OPS + STRING
 #: Appendix A: the functions of the reserved catalog ``iceberg_functions`` this module applies
 FUNCTIONS = ("identity", "year", "month", "day", "hour", "bucket", "truncate")
 ICEBERG_FUNCTIONS = "iceberg_functions"
+#: Deepest JSON nesting of a predicate read here (kit limit ``expressions.json-too-deep``): the
+#: reader, binder, evaluator and writer recurse once per level, so deeper input is refused
+#: before it could exhaust the interpreter stack.
+MAX_DEPTH = 256
+
+
+class Undecided(NotImplementedError):
+    """What the grammar allows but the reference does not implement (an ``apply`` argument
+    that is a predicate, a projection it does not decide): no verdict, UNSUPPORTED."""
 
 
 # --- the model --------------------------------------------------------------------------
@@ -256,8 +266,17 @@ def parse_value(obj: Any, where: str = "") -> Value:
         args = _member(obj, "arguments", where)
         if not isinstance(args, list):
             raise _err("expressions.json-form", f"{where}/arguments", f"'arguments' is a JSON array, got {args!r}")
-        return Apply(fname, tuple(parse_value(a, f"{where}/arguments/{i}") for i, a in enumerate(args)))
+        return Apply(fname, tuple(_argument(a, f"{where}/arguments/{i}") for i, a in enumerate(args)))
     return parse_literal(obj, where)
+
+
+def _argument(obj: Any, where: str) -> Value:
+    """FUNC_ARG: EXPR | PREDICATE. A predicate argument (``if_else``'s condition) is allowed
+    by the grammar but not implemented here."""
+    if isinstance(obj, dict) and obj.get("type") in ALL_TYPES:
+        raise Undecided(f"expression{where}: an apply argument that is a predicate ({obj.get('type')!r}) "
+                        "is not implemented by the reference")
+    return parse_value(obj, where)
 
 
 def parse_term(obj: Any, where: str = "") -> Value:
@@ -294,7 +313,12 @@ def _transform_apply(t: Transform, arg: Value) -> Apply:
 
 def parse_expression(obj: JSON, where: str = "") -> Expression:
     """A predicate from its JSON form (current or deprecated); :class:`SpecViolation` at the
-    JSON pointer of the first part that is not one."""
+    JSON pointer of the first part that is not one. JSON nested deeper than :data:`MAX_DEPTH`
+    is refused (``expressions.json-too-deep``, a kit limit)."""
+    if where == "" and isinstance(obj, (dict, list)) and json_depth(obj) > MAX_DEPTH:
+        raise SpecViolation("expressions.json-too-deep",
+                            f"the predicate JSON nests deeper than {MAX_DEPTH} levels (kit limit)",
+                            clause=CLAUSE, where="expression")
     if isinstance(obj, bool):
         return Constant(obj)
     if not isinstance(obj, dict):
@@ -476,21 +500,78 @@ def bind_value(schema: Schema, v: Value, cs: bool, where: str) -> Value:
 #: type promotions that align a constant's type with a value's (table spec, Schema Evolution)
 _PROMOTIONS = {(IntegerType, LongType), (FloatType, DoubleType), (IntegerType, FloatType),
                (IntegerType, DoubleType), (LongType, DoubleType)}
+#: promotions of a column's values to a constant's type ("``int_col > 5.0`` should promote int
+#: values to float"), in the order they are tried for an untyped constant that is no value of
+#: the column's type
+_COLUMN_PROMOTIONS: dict[type, tuple[IcebergType, ...]] = {
+    IntegerType: (LongType(), DoubleType()), FloatType: (DoubleType(),)}
 
 
-def _align(lit: Literal, t: IcebergType, where: str) -> Literal:
+def _rescaled(value: Any, source: str, t: DecimalType, where: str) -> Literal:
+    """A decimal constant in ``t``'s scale: only when exact and within ``t``'s precision
+    ("implementations must fail rather than insert unsafe casts")."""
+    try:
+        d = value if isinstance(value, Decimal) else Decimal(value)
+    except (InvalidOperation, TypeError, ValueError):
+        raise _err("expressions.bind-literal", where, f"{value!r} is no decimal", CLAUSE_BIND) from None
+    if not d.is_finite():
+        raise _err("expressions.bind-literal", where, f"{value!r} is no finite decimal", CLAUSE_BIND)
+    try:
+        scaled = d.quantize(Decimal(1).scaleb(-t.scale), context=Context(prec=80))
+    except InvalidOperation:
+        scaled = None
+    if scaled is None or scaled != d:
+        raise _err("expressions.bind-type-mismatch", where,
+                   f"the {source} constant {value!s} has digits beyond {t}'s scale {t.scale}: "
+                   "aligning it would round (an unsafe cast)", CLAUSE_BIND)
+    if len(scaled.as_tuple().digits) > t.precision and scaled != 0:
+        raise _err("expressions.bind-type-mismatch", where,
+                   f"the {source} constant {value!s} needs more than {t.precision} digits at scale "
+                   f"{t.scale}: it does not fit {t}", CLAUSE_BIND)
+    return Literal(scaled, t)
+
+
+def _untyped_number(lit: Literal) -> bool:
+    return lit.data_type is None and not isinstance(lit.value, bool) and isinstance(lit.value, (int, float))
+
+
+def _align(lit: Literal, t: IcebergType, where: str, promote_column: bool = False) -> Literal:
     """The literal as a constant of type ``t``: an untyped one read in ``t``'s JSON form, a
-    typed one promoted to ``t`` where a promotion exists."""
+    typed one promoted to ``t`` where a promotion exists; a decimal rescaled to ``t``'s scale
+    when that is exact and fits. ``promote_column``: a comparison, where the column's values
+    may instead be promoted to the constant's type (the result then keeps the constant's type)."""
     if lit.data_type is None:
-        return Literal(_typed(lit.value, t, where).value, t)
+        if isinstance(t, DecimalType) and isinstance(lit.value, str):
+            try:
+                return Literal(_typed(lit.value, t, where).value, t)
+            except SpecViolation:
+                return Literal(_rescaled(lit.value, "untyped", t, where).value, t)
+        try:
+            return Literal(_typed(lit.value, t, where).value, t)
+        except SpecViolation:
+            if not (promote_column and _untyped_number(lit)):
+                raise
+            for wider in _COLUMN_PROMOTIONS.get(type(t), ()):
+                try:
+                    return _typed(lit.value, wider, where)
+                except SpecViolation:
+                    continue
+            raise
     if lit.data_type == t:
         return lit
     if (type(lit.data_type), type(t)) in _PROMOTIONS:
         return Literal(float(lit.value) if isinstance(t, (FloatType, DoubleType)) else lit.value, t, lit.typed_json)
+    if promote_column and any(lit.data_type == w for w in _COLUMN_PROMOTIONS.get(type(t), ())):
+        return lit
     if isinstance(lit.data_type, DecimalType) and isinstance(t, DecimalType):
-        return Literal(lit.value, t, lit.typed_json)   # decimals compare independent of scale
+        return Literal(_rescaled(lit.value, str(lit.data_type), t, where).value, t, lit.typed_json)
     raise _err("expressions.bind-type-mismatch", where,
                f"a {lit.data_type} constant cannot be aligned with {t}", CLAUSE_BIND)
+
+
+def _comparable(a: IcebergType, b: IcebergType) -> bool:
+    """The same type, or ``a`` (a column's) promoted to ``b`` (a constant's)."""
+    return a == b or any(b == w for w in _COLUMN_PROMOTIONS.get(type(a), ()))
 
 
 def bind(schema: Schema, e: Expression, case_sensitive: bool = True, where: str = "") -> Expression:
@@ -513,7 +594,7 @@ def bind(schema: Schema, e: Expression, case_sensitive: bool = True, where: str 
     if isinstance(e, SetTest):
         at = f"{where}/term" if e.deprecated else f"{where}/child"
         child = bind_value(schema, e.child, cs, at)
-        t = _primitive(type_of(child), at)
+        t = _primitive(type_of(child), at, e.op)
         values: list[Literal] = []
         for i, lit in enumerate(e.values):
             aligned = _align(lit, t, f"{where}/values/{i}")
@@ -529,26 +610,32 @@ def bind(schema: Schema, e: Expression, case_sensitive: bool = True, where: str 
         raise _err("expressions.bind-starts-with-non-string", at_l, f"{e.op} tests strings, not {subject}",
                    CLAUSE_BIND)
     if isinstance(lhs, Literal) and lt is None and rt is not None:
-        lhs = _align(lhs, _primitive(rt, at_r), at_l)
+        lhs = _align(lhs, _primitive(rt, at_r, e.op), at_l, promote_column=True)
     elif isinstance(rhs, Literal) and rt is None and lt is not None:
-        rhs = _align(rhs, _primitive(lt, at_l), at_r)
+        rhs = _align(rhs, _primitive(lt, at_l, e.op), at_r, promote_column=True)
     elif isinstance(rhs, Literal) and lt is not None and rt is not None and lt != rt:
-        rhs = _align(rhs, _primitive(lt, at_l), at_r)
+        rhs = _align(rhs, _primitive(lt, at_l, e.op), at_r, promote_column=True)
     elif isinstance(lhs, Literal) and lt is not None and rt is not None and lt != rt:
-        lhs = _align(lhs, _primitive(rt, at_r), at_l)
+        lhs = _align(lhs, _primitive(rt, at_r, e.op), at_l, promote_column=True)
     lt, rt = type_of(lhs), type_of(rhs)
     if lt is None or rt is None:
         raise _err("expressions.bind-type-mismatch", where, "two untyped constants have no type to compare in", CLAUSE_BIND)
-    _primitive(lt, at_l)
-    if lt != rt:
+    _primitive(lt, at_l, e.op)
+    if not (_comparable(lt, rt) or _comparable(rt, lt)):
         raise _err("expressions.bind-type-mismatch", where, f"{lt} and {rt} cannot be aligned", CLAUSE_BIND)
     return Comparison(e.op, lhs, rhs, e.deprecated)
 
 
-def _primitive(t: IcebergType | None, where: str) -> IcebergType:
+def _primitive(t: IcebergType | None, where: str, op: str = "a comparison") -> IcebergType:
+    member = where.rsplit("/", 1)[-1] or "expression"
+    if t is None:
+        raise _err("expressions.bind-type-mismatch", where,
+                   f"{member!r} of {op} is a constant with no data-type: {op} tests a value of a known "
+                   "type (a reference, a function or a typed literal)", CLAUSE_BIND)
     if not isinstance(t, PrimitiveType):
         raise _err("expressions.bind-non-primitive", where,
-                   f"{t} values are compared with no constant: only is-null and not-null test them", CLAUSE_BIND)
+                   f"{member!r} of {op} is a {t} value: {op} compares primitive values (only is-null and "
+                   "not-null test others)", CLAUSE_BIND)
     return t
 
 

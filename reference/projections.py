@@ -24,7 +24,6 @@ from __future__ import annotations
 from typing import Any
 
 from . import expressions as ex
-from .errors import SpecViolation
 from .partitioning import PartitionField, parse_partition_spec
 from .schema import parse_schema
 from .transforms import (
@@ -41,8 +40,9 @@ INCLUSIVE, STRICT = "inclusive", "strict"
 _UNITS_PER_DAY = {"us": 86_400_000_000, "ns": 86_400_000_000_000}
 
 
-def _unsupported(what: str) -> SpecViolation:
-    return SpecViolation("expressions.projection-unsupported", what, clause=CLAUSE)
+def _unsupported(what: str) -> ex.Undecided:
+    """A projection the reference does not decide: UNSUPPORTED, no verdict."""
+    return ex.Undecided(f"projection not decided by the reference: {what}")
 
 
 def _interval(t: Transform, source: IcebergType, p: int) -> tuple[int, int] | None:

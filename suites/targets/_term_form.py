@@ -7,7 +7,8 @@ parsers read the term form only. Adapters test their binding and evaluation thro
 :func:`to_term_form`, which writes the same predicate in the term form; whether they read the
 current form at all is judged by the ``expression-json`` cases, which are never translated.
 A predicate the term form cannot express (two references compared, an id reference, a prefix
-test with the constant first) is :class:`~suites.api.Unsupported`.
+test with the constant first, a typed literal: the term form has no ``data-type``, and dropping
+it would ask another question) is :class:`~suites.api.Unsupported`.
 """
 
 from __future__ import annotations
@@ -25,13 +26,15 @@ def _is_value_expr(v: Any) -> bool:
 
 def _literal(v: Any) -> Any:
     if isinstance(v, dict) and v.get("type") == "literal":
+        if "data-type" in v:
+            raise Unsupported(f"the term form has no typed literals (data-type {v['data-type']!r})")
         return v.get("value")
     return v
 
 
 def _literals(v: Any) -> Any:
     if isinstance(v, dict) and v.get("type") == "literals":
-        return v.get("values")
+        raise Unsupported(f"the term form has no typed literals (data-type {v.get('data-type')!r})")
     if isinstance(v, list):
         return [_literal(x) for x in v]
     return v
@@ -51,6 +54,8 @@ def _term(v: Any) -> Any:
         if isinstance(fn, str) and len(args) == 1:
             return {"type": "transform", "transform": fn, "term": _term(args[0])}
         raise Unsupported(f"the term form has no function application {fn!r} of {len(args)} arguments")
+    if not isinstance(v, (str, dict)):
+        raise Unsupported(f"the term form tests a field or a transform of one, not the constant {v!r}")
     return v
 
 

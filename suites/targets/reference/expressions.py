@@ -3,12 +3,24 @@ and ``projection`` (predicates projected through partition transforms)."""
 
 from __future__ import annotations
 
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from iceberg_conformance.reference import expressions as ex
 from iceberg_conformance.reference.projections import accepts
-from iceberg_conformance.suites.api import EXPRESSIONS, PROJECTION
-from iceberg_conformance.suites.targets.reference._common import rejecting
+from iceberg_conformance.suites.api import EXPRESSIONS, PROJECTION, Unsupported
+from iceberg_conformance.suites.targets.reference._common import rejecting as _rejecting
+
+
+@contextmanager
+def rejecting() -> Iterator[None]:
+    """Refusals as Rejected; what the reference does not implement (``ex.Undecided``) as
+    UNSUPPORTED, which is no verdict."""
+    try:
+        with _rejecting():
+            yield
+    except ex.Undecided as e:
+        raise Unsupported(str(e)) from e
 
 
 class ExpressionsMixin:
