@@ -47,11 +47,12 @@ MANIFEST_CHECK = "manifest-check"  #: manifests validated against their manifest
 COMMIT_RETRY = "commit-retry"      #: the retry rules of Commit Conflict Resolution and Retry
 EXPRESSIONS = "expressions"        #: expressions: JSON read and written, bound, evaluated on rows
 PROJECTION = "projection"          #: predicates projected through partition transforms
+METRICS = "metrics"                #: predicates judged against a data file's bounds and counts
 
 ALL_CAPABILITIES = (
     HASH, TRANSFORM, BINARY, VALUE_JSON, SCHEMA_JSON, PARTITION_SPEC_JSON, METADATA,
     MANIFEST_READ, MANIFEST_WRITE, PUFFIN_READ, PUFFIN_WRITE, TABLE_SCAN, EVOLUTION,
-    MANIFEST_CHECK, COMMIT_RETRY, EXPRESSIONS, PROJECTION,
+    MANIFEST_CHECK, COMMIT_RETRY, EXPRESSIONS, PROJECTION, METRICS,
 )
 
 
@@ -288,6 +289,22 @@ class Projecting(Protocol):
         ...
 
 
+@runtime_checkable
+class MetricsEvaluating(Protocol):
+    """Capability ``metrics``: a predicate against a data file's column metrics ("Scan
+    Planning": "Scan predicates are also used to filter data and delete files using column
+    bounds and counts that are stored by field id in manifests.")."""
+
+    def metrics_evaluate(self, schema: JSON, file: JSON, expr: JSON, mode: str) -> bool:
+        """Evaluate ``expr`` (bound to ``schema``) against the metrics of a data file of an
+        unpartitioned table: ``file`` holds ``record_count`` and the maps ``value_counts``,
+        ``null_value_counts``, ``nan_value_counts``, ``lower_bounds``, ``upper_bounds`` keyed
+        by field id (bounds as hex of the binary single-value form; an absent map or key is
+        an absent metric). ``mode`` ``"inclusive"``: whether rows might match (false: the file
+        may be skipped); ``"strict"``: whether every row must match."""
+        ...
+
+
 CAPABILITY_PROTOCOLS: dict[str, type] = {
     HASH: Hashing,
     TRANSFORM: Transforming,
@@ -306,6 +323,7 @@ CAPABILITY_PROTOCOLS: dict[str, type] = {
     COMMIT_RETRY: CommitRetrying,
     EXPRESSIONS: ExpressionHandling,
     PROJECTION: Projecting,
+    METRICS: MetricsEvaluating,
 }
 
 

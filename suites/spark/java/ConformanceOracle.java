@@ -15,7 +15,11 @@ import java.nio.ByteOrder;
 import java.time.DateTimeException;
 import java.util.Iterator;
 import java.util.Map;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.IcebergBuild;
+import org.apache.iceberg.Metrics;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.Schema;
@@ -29,6 +33,8 @@ import org.apache.iceberg.expressions.Binder;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.ExpressionParser;
+import org.apache.iceberg.expressions.InclusiveMetricsEvaluator;
+import org.apache.iceberg.expressions.StrictMetricsEvaluator;
 import org.apache.iceberg.expressions.Projections;
 import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.ObjectMapper;
@@ -170,9 +176,59 @@ public final class ConformanceOracle {
           return NODES.booleanNode(
               new Evaluator(partitionType, projected).eval(row(partitionType, a.get("partition"))));
         }
+      case "metrics_evaluate":
+        {
+          Schema schema = SchemaParser.fromJson(a.get("schema"));
+          Expression expr = ExpressionParser.fromJson(a.get("expression"));
+          DataFile file = dataFile(a.get("file"));
+          boolean strict = "strict".equals(a.get("mode").asText());
+          return NODES.booleanNode(strict
+              ? new StrictMetricsEvaluator(schema, expr, true).eval(file)
+              : new InclusiveMetricsEvaluator(schema, expr, true).eval(file));
+        }
       default:
         throw new Unsupported("unknown oracle operation " + op);
     }
+  }
+
+  // --- data files with metrics ---------------------------------------------------------
+
+  /** A data file of an unpartitioned table with the metrics of the case (maps keyed by field
+   * id; bounds as hex of the binary single-value form, passed through unread). */
+  static DataFile dataFile(JsonNode f) {
+    long records = f.get("record_count").asLong();
+    Metrics metrics = new Metrics(records, null, longs(f.get("value_counts")),
+        longs(f.get("null_value_counts")), longs(f.get("nan_value_counts")),
+        buffers(f.get("lower_bounds")), buffers(f.get("upper_bounds")));
+    return DataFiles.builder(PartitionSpec.unpartitioned())
+        .withPath("/conformance/data.parquet")
+        .withFormat(FileFormat.PARQUET)
+        .withFileSizeInBytes(1024)
+        .withMetrics(metrics)
+        .build();
+  }
+
+  private static Map<Integer, Long> longs(JsonNode node) {
+    return byFieldId(node, JsonNode::asLong);
+  }
+
+  private static Map<Integer, ByteBuffer> buffers(JsonNode node) {
+    return byFieldId(node,
+        v -> ByteBuffer.wrap(unhex(v.asText())).order(ByteOrder.LITTLE_ENDIAN));
+  }
+
+  /** A JSON object keyed by field id as a map, or null for an absent metric. */
+  private static <V> Map<Integer, V> byFieldId(JsonNode node, java.util.function.Function<JsonNode, V> read) {
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    Map<Integer, V> out = new java.util.HashMap<>();
+    Iterator<Map.Entry<String, JsonNode>> it = node.fields();
+    while (it.hasNext()) {
+      Map.Entry<String, JsonNode> e = it.next();
+      out.put(Integer.parseInt(e.getKey()), read.apply(e.getValue()));
+    }
+    return out;
   }
 
   // --- types ---------------------------------------------------------------------------

@@ -9,7 +9,9 @@ expressions have no transform terms (its parser takes a term to be a column name
 one is UNSUPPORTED. PyIceberg 0.12 reads only the deprecated term form of
 ``format/expressions-spec.md``: binding and evaluation are asked in that form
 (:mod:`suites.targets._term_form`), parsing as the case gives it. Projections are
-``inclusive_projection`` / ``strict_projection`` evaluated on the partition tuple.
+``inclusive_projection`` / ``strict_projection`` evaluated on the partition tuple. Metrics are
+``visitors._InclusiveMetricsEvaluator`` / ``_StrictMetricsEvaluator`` (empty files not included)
+on a ``DataFile.from_args`` holding the case's counts and bound bytes as given.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import json
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from iceberg_conformance.suites.api import EXPRESSIONS, PROJECTION, Rejected, Unsupported
+from iceberg_conformance.suites.api import EXPRESSIONS, METRICS, PROJECTION, Rejected, Unsupported
 from iceberg_conformance.suites.targets._term_form import to_term_form
 from iceberg_conformance.suites.targets.pyiceberg._convert import from_native, to_native
 
@@ -106,7 +108,7 @@ def _partition_record(partition_type: Any, partition: Any) -> Any:
 
 
 class ExpressionsMixin:
-    CAPABILITIES = frozenset({EXPRESSIONS, PROJECTION})
+    CAPABILITIES = frozenset({EXPRESSIONS, PROJECTION, METRICS})
 
     def expression_roundtrip(self, expr: Any) -> Any:
         parsed = _parse(expr)
@@ -141,3 +143,26 @@ class ExpressionsMixin:
             ptype = ps.partition_type(s)
             evaluate = expression_evaluator(Schema(*ptype.fields), projected, True)
             return bool(evaluate(_partition_record(ptype, partition)))
+
+    def metrics_evaluate(self, schema: Any, file: Any, expr: Any, mode: str) -> bool:
+        from pyiceberg.expressions.visitors import _InclusiveMetricsEvaluator, _StrictMetricsEvaluator
+        from pyiceberg.manifest import DataFile, DataFileContent, FileFormat
+
+        def ints(key: str) -> dict[int, int] | None:
+            m = file.get(key)
+            return None if m is None else {int(k): int(v) for k, v in m.items()}
+
+        def raw(key: str) -> dict[int, bytes] | None:
+            m = file.get(key)
+            return None if m is None else {int(k): bytes.fromhex(v) for k, v in m.items()}
+
+        s, e = _schema(schema), _parse(to_term_form(expr))
+        data_file = DataFile.from_args(
+            content=DataFileContent.DATA, file_path="/conformance/data.parquet", file_format=FileFormat.PARQUET,
+            partition={}, record_count=file["record_count"], file_size_in_bytes=1024,
+            value_counts=ints("value_counts"), null_value_counts=ints("null_value_counts"),
+            nan_value_counts=ints("nan_value_counts"), lower_bounds=raw("lower_bounds"),
+            upper_bounds=raw("upper_bounds"))
+        evaluator = _StrictMetricsEvaluator if mode == "strict" else _InclusiveMetricsEvaluator
+        with _refusing():
+            return bool(evaluator(s, e, True).eval(data_file))

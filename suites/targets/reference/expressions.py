@@ -1,18 +1,20 @@
 """Reference target: capabilities ``expressions`` (expression JSON, binding, row evaluation)
-and ``projection`` (predicates projected through partition transforms)."""
+``projection`` (predicates projected through partition transforms) and ``metrics``
+(predicates against a data file's bounds and counts)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from iceberg_conformance.reference import expressions as ex
+from iceberg_conformance.reference import metrics
 from iceberg_conformance.reference.projections import accepts
-from iceberg_conformance.suites.api import EXPRESSIONS, PROJECTION
+from iceberg_conformance.suites.api import EXPRESSIONS, METRICS, PROJECTION
 from iceberg_conformance.suites.targets.reference._common import rejecting
 
 
 class ExpressionsMixin:
-    CAPABILITIES = frozenset({EXPRESSIONS, PROJECTION})
+    CAPABILITIES = frozenset({EXPRESSIONS, PROJECTION, METRICS})
 
     def expression_roundtrip(self, expr: Any) -> Any:
         with rejecting():
@@ -29,3 +31,7 @@ class ExpressionsMixin:
     def projection_accepts(self, schema: Any, spec: Any, expr: Any, mode: str, partition: Any) -> bool:
         with rejecting():
             return accepts(schema, spec, expr, mode, partition)
+
+    def metrics_evaluate(self, schema: Any, file: Any, expr: Any, mode: str) -> bool:
+        with rejecting():
+            return metrics.evaluate(schema, file, expr, mode)
