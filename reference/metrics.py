@@ -27,6 +27,17 @@ A file with no records has no possible values (inclusive false, strict true). :f
 decides one predicate on one column (a test, a comparison or set test of a column with
 constants) or a constant; ``and``/``or``/``not`` are not decided here (their tight answer
 needs the joint distribution of columns).
+
+:func:`manifest_might_match` decides the same for a manifest from the partition field
+summaries of its manifest-list entry ("Manifests that contain no matching files, determined
+using either file counts or partition summaries, may be skipped."): a summary allows null
+partition values when ``contains_null``, NaN when ``contains_nan`` is true or absent (float and
+double results), and values between ``lower_bound`` and ``upper_bound`` ("or null if all values
+are null or NaN": without bounds there are no other values). The manifest may hold a matching
+file iff one of these partition values may hold a matching source value, which is the tight
+inclusive projection of :mod:`reference.projections`: identity compares the values
+themselves; bucket, truncate of integers and the time transforms enumerate the partition
+values between the bounds (at most 4096).
 """
 
 from __future__ import annotations
@@ -38,6 +49,10 @@ from . import expressions as ex
 from .binary import from_bytes
 from .errors import SpecViolation
 from .schema import parse_schema
+from .partitioning import parse_partition_spec
+from .projections import accepts
+from .transforms import BucketTransform, IdentityTransform, TruncateTransform
+from .values import value_to_json
 from .types import (
     JSON, BooleanType, DateType, DoubleType, FloatType, IcebergType, IntegerType, LongType, StringType,
     TimestampNanoType, TimestampType, TimestamptzNanoType, TimestamptzType, TimeType,
@@ -208,3 +223,59 @@ def _json(v: Any) -> Any:
     if isinstance(v, float) and math.isnan(v):
         return "NaN"
     return v
+
+
+def manifest_might_match(schema_json: JSON, spec_json: JSON, summaries: JSON, expr_json: JSON) -> bool:
+    """Whether a manifest whose manifest-list entry has the partition field ``summaries``
+    (``contains_null``, ``contains_nan``, ``lower_bound`` / ``upper_bound`` as hex of the
+    binary single-value form of the partition type) may hold a file matching the predicate
+    on the spec's one source column."""
+    schema = parse_schema(schema_json)
+    spec = parse_partition_spec(spec_json, 2)
+    if len(spec.fields) != 1 or not isinstance(summaries, list) or len(summaries) != 1:
+        raise _unsupported("one partition field is decided here")
+    pf, summary = spec.fields[0], summaries[0]
+    bound = ex.bind(schema, ex.parse_expression(expr_json))
+    if isinstance(bound, ex.Constant):
+        return bound.value
+    if isinstance(bound, (ex.Junction, ex.Not)):
+        raise _unsupported("and, or and not are not decided here")
+    subject = bound.child if isinstance(bound, (ex.Test, ex.SetTest)) else bound.left
+    if not isinstance(subject, ex.BoundReference) or subject.field_id != pf.source_ids[0]:
+        raise _unsupported("a predicate on the partition's source column is decided here")
+    source = subject.field_type
+    t = pf.transform
+    result = t.result_type(source)
+    fid = str(pf.field_id)
+
+    def raw(key: str) -> Any:
+        v = summary.get(key)
+        return None if v is None else from_bytes(result, bytes.fromhex(v))
+
+    lo, hi = raw("lower_bound"), raw("upper_bound")
+    answers = []
+    if summary.get("contains_null"):
+        answers.append(ex.evaluate(bound, {}))
+    if isinstance(result, (FloatType, DoubleType)) and summary.get("contains_nan") is not False:
+        answers.append(ex.evaluate(bound, {str(subject.field_id): "NaN"}))
+    if lo is not None and hi is not None:
+        if isinstance(t, IdentityTransform):
+            if isinstance(bound, ex.Test):
+                answers.append(bound.op in ("not-null", "not-nan"))
+            else:
+                if isinstance(bound, ex.SetTest):
+                    op, consts = bound.op, tuple(lit.value for lit in bound.values)
+                else:
+                    assert isinstance(bound.right, ex.Literal)
+                    op, consts = bound.op, (bound.right.value,)
+                answers.append(_some(source, lo, hi, op, consts))
+        elif isinstance(lo, int) and isinstance(hi, int) and hi - lo < 4096:
+            step = t.width if isinstance(t, TruncateTransform) else 1
+            first = lo + (-lo) % step
+            values = [p for p in range(first, hi + 1, step)
+                      if not isinstance(t, BucketTransform) or 0 <= p < t.num_buckets]
+            answers.append(any(accepts(schema_json, spec_json, expr_json, INCLUSIVE, {fid: value_to_json(result, p)})
+                               for p in values))
+        else:
+            raise _unsupported(f"{t} summaries are not decided here")
+    return any(answers)

@@ -48,11 +48,12 @@ COMMIT_RETRY = "commit-retry"      #: the retry rules of Commit Conflict Resolut
 EXPRESSIONS = "expressions"        #: expressions: JSON read and written, bound, evaluated on rows
 PROJECTION = "projection"          #: predicates projected through partition transforms
 METRICS = "metrics"                #: predicates judged against a data file's bounds and counts
+MANIFEST_PRUNING = "manifest-pruning"  #: predicates judged against a manifest's partition summaries
 
 ALL_CAPABILITIES = (
     HASH, TRANSFORM, BINARY, VALUE_JSON, SCHEMA_JSON, PARTITION_SPEC_JSON, METADATA,
     MANIFEST_READ, MANIFEST_WRITE, PUFFIN_READ, PUFFIN_WRITE, TABLE_SCAN, EVOLUTION,
-    MANIFEST_CHECK, COMMIT_RETRY, EXPRESSIONS, PROJECTION, METRICS,
+    MANIFEST_CHECK, COMMIT_RETRY, EXPRESSIONS, PROJECTION, METRICS, MANIFEST_PRUNING,
 )
 
 
@@ -305,6 +306,20 @@ class MetricsEvaluating(Protocol):
         ...
 
 
+@runtime_checkable
+class ManifestPruning(Protocol):
+    """Capability ``manifest-pruning``: a predicate against the partition field summaries of a
+    manifest-list entry ("Scan Planning": "Manifests that contain no matching files,
+    determined using either file counts or partition summaries, may be skipped.")."""
+
+    def manifest_might_match(self, schema: JSON, spec: JSON, partitions: JSON, expr: JSON) -> bool:
+        """Whether a data manifest written with ``spec`` whose entry has the field summaries
+        ``partitions`` (``contains_null``, optional ``contains_nan``, ``lower_bound`` /
+        ``upper_bound`` as hex of the binary single-value form of the partition type) may hold
+        a file with rows matching ``expr`` (a row filter on the source columns of ``schema``)."""
+        ...
+
+
 CAPABILITY_PROTOCOLS: dict[str, type] = {
     HASH: Hashing,
     TRANSFORM: Transforming,
@@ -324,6 +339,7 @@ CAPABILITY_PROTOCOLS: dict[str, type] = {
     EXPRESSIONS: ExpressionHandling,
     PROJECTION: Projecting,
     METRICS: MetricsEvaluating,
+    MANIFEST_PRUNING: ManifestPruning,
 }
 
 

@@ -19,6 +19,8 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.IcebergBuild;
+import org.apache.iceberg.ManifestContent;
+import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.Metrics;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.PartitionSpecParser;
@@ -34,6 +36,7 @@ import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.ExpressionParser;
 import org.apache.iceberg.expressions.InclusiveMetricsEvaluator;
+import org.apache.iceberg.expressions.ManifestEvaluator;
 import org.apache.iceberg.expressions.StrictMetricsEvaluator;
 import org.apache.iceberg.expressions.Projections;
 import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.JsonNode;
@@ -186,6 +189,14 @@ public final class ConformanceOracle {
               ? new StrictMetricsEvaluator(schema, expr, true).eval(file)
               : new InclusiveMetricsEvaluator(schema, expr, true).eval(file));
         }
+      case "manifest_evaluate":
+        {
+          Schema schema = SchemaParser.fromJson(a.get("schema"));
+          PartitionSpec spec = PartitionSpecParser.fromJson(schema, a.get("spec"));
+          Expression expr = ExpressionParser.fromJson(a.get("expression"));
+          return NODES.booleanNode(
+              ManifestEvaluator.forRowFilter(expr, spec, true).eval(manifest(spec, a.get("partitions"))));
+        }
       default:
         throw new Unsupported("unknown oracle operation " + op);
     }
@@ -208,13 +219,56 @@ public final class ConformanceOracle {
         .build();
   }
 
+  /** A data manifest of ``spec`` whose manifest-list entry has the case's field summaries. */
+  static ManifestFile manifest(PartitionSpec spec, JsonNode partitions) {
+    java.util.List<ManifestFile.PartitionFieldSummary> summaries = new java.util.ArrayList<>();
+    for (JsonNode p : partitions) {
+      summaries.add(summary(p));
+    }
+    return new ManifestFile() {
+      public String path() { return "/conformance/manifest.avro"; }
+      public long length() { return 1024; }
+      public int partitionSpecId() { return spec.specId(); }
+      public ManifestContent content() { return ManifestContent.DATA; }
+      public long sequenceNumber() { return 1; }
+      public long minSequenceNumber() { return 1; }
+      public Long snapshotId() { return 1L; }
+      public Integer addedFilesCount() { return 1; }
+      public Long addedRowsCount() { return 10L; }
+      public Integer existingFilesCount() { return 0; }
+      public Long existingRowsCount() { return 0L; }
+      public Integer deletedFilesCount() { return 0; }
+      public Long deletedRowsCount() { return 0L; }
+      public java.util.List<PartitionFieldSummary> partitions() { return summaries; }
+      public ManifestFile copy() { return this; }
+    };
+  }
+
+  private static ManifestFile.PartitionFieldSummary summary(JsonNode p) {
+    ByteBuffer lower = bound(p.get("lower_bound"));
+    ByteBuffer upper = bound(p.get("upper_bound"));
+    Boolean nan = p.has("contains_nan") ? p.get("contains_nan").asBoolean() : null;
+    boolean nulls = p.get("contains_null").asBoolean();
+    return new ManifestFile.PartitionFieldSummary() {
+      public boolean containsNull() { return nulls; }
+      public Boolean containsNaN() { return nan; }
+      public ByteBuffer lowerBound() { return lower == null ? null : lower.duplicate(); }
+      public ByteBuffer upperBound() { return upper == null ? null : upper.duplicate(); }
+      public ManifestFile.PartitionFieldSummary copy() { return this; }
+    };
+  }
+
+  private static ByteBuffer bound(JsonNode hex) {
+    return hex == null || hex.isNull() ? null : ByteBuffer.wrap(unhex(hex.asText())).order(ByteOrder.LITTLE_ENDIAN);
+  }
+
   private static Map<Integer, Long> longs(JsonNode node) {
     return byFieldId(node, JsonNode::asLong);
   }
 
   private static Map<Integer, ByteBuffer> buffers(JsonNode node) {
     return byFieldId(node,
-        v -> ByteBuffer.wrap(unhex(v.asText())).order(ByteOrder.LITTLE_ENDIAN));
+        ConformanceOracle::bound);
   }
 
   /** A JSON object keyed by field id as a map, or null for an absent metric. */

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from iceberg_conformance.suites.api import EXPRESSIONS, METRICS, PROJECTION
+from iceberg_conformance.suites.api import EXPRESSIONS, MANIFEST_PRUNING, METRICS, PROJECTION
 from iceberg_conformance.suites.targets._term_form import to_term_form
 from iceberg_conformance.suites.targets.java._oracle import call
 
 
 class ExpressionsMixin:
-    CAPABILITIES = frozenset({EXPRESSIONS, PROJECTION, METRICS})
+    CAPABILITIES = frozenset({EXPRESSIONS, PROJECTION, METRICS, MANIFEST_PRUNING})
 
     def expression_roundtrip(self, expr: Any) -> Any:
         return call("expression_json", expression=expr)
@@ -39,3 +39,7 @@ class ExpressionsMixin:
 
     def metrics_evaluate(self, schema: Any, file: Any, expr: Any, mode: str) -> bool:
         return bool(call("metrics_evaluate", schema=schema, file=file, expression=to_term_form(expr), mode=mode))
+
+    def manifest_might_match(self, schema: Any, spec: Any, partitions: Any, expr: Any) -> bool:
+        return bool(call("manifest_evaluate", schema=schema, spec=spec, partitions=partitions,
+                         expression=to_term_form(expr)))

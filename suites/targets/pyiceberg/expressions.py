@@ -20,7 +20,7 @@ import json
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from iceberg_conformance.suites.api import EXPRESSIONS, METRICS, PROJECTION, Rejected, Unsupported
+from iceberg_conformance.suites.api import EXPRESSIONS, MANIFEST_PRUNING, METRICS, PROJECTION, Rejected, Unsupported
 from iceberg_conformance.suites.targets._term_form import to_term_form
 from iceberg_conformance.suites.targets.pyiceberg._convert import from_native, to_native
 
@@ -108,7 +108,7 @@ def _partition_record(partition_type: Any, partition: Any) -> Any:
 
 
 class ExpressionsMixin:
-    CAPABILITIES = frozenset({EXPRESSIONS, PROJECTION, METRICS})
+    CAPABILITIES = frozenset({EXPRESSIONS, PROJECTION, METRICS, MANIFEST_PRUNING})
 
     def expression_roundtrip(self, expr: Any) -> Any:
         parsed = _parse(expr)
@@ -166,3 +166,24 @@ class ExpressionsMixin:
         evaluator = _StrictMetricsEvaluator if mode == "strict" else _InclusiveMetricsEvaluator
         with _refusing():
             return bool(evaluator(s, e, True).eval(data_file))
+
+    def manifest_might_match(self, schema: Any, spec: Any, partitions: Any, expr: Any) -> bool:
+        from pyiceberg.expressions.visitors import inclusive_projection, manifest_evaluator
+        from pyiceberg.manifest import ManifestContent, ManifestFile, PartitionFieldSummary
+        from pyiceberg.partitioning import PartitionSpec
+
+        s, e = _schema(schema), _parse(to_term_form(expr))
+        def raw(p: Any, key: str) -> bytes | None:
+            return None if p.get(key) is None else bytes.fromhex(p[key])
+
+        # a Record: contains_null, contains_nan, lower_bound, upper_bound in field order
+        summaries = [PartitionFieldSummary(p["contains_null"], p.get("contains_nan"), raw(p, "lower_bound"),
+                                           raw(p, "upper_bound")) for p in partitions]
+        with _refusing():
+            ps = PartitionSpec.model_validate(spec)
+            manifest = ManifestFile.from_args(
+                manifest_path="/conformance/manifest.avro", manifest_length=1024, partition_spec_id=ps.spec_id,
+                content=ManifestContent.DATA, sequence_number=1, min_sequence_number=1, added_snapshot_id=1,
+                added_files_count=1, existing_files_count=0, deleted_files_count=0, added_rows_count=10,
+                existing_rows_count=0, deleted_rows_count=0, partitions=summaries)
+            return bool(manifest_evaluator(ps, s, inclusive_projection(s, ps)(e), True)(manifest))

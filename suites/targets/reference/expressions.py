@@ -9,12 +9,12 @@ from typing import Any
 from iceberg_conformance.reference import expressions as ex
 from iceberg_conformance.reference import metrics
 from iceberg_conformance.reference.projections import accepts
-from iceberg_conformance.suites.api import EXPRESSIONS, METRICS, PROJECTION
+from iceberg_conformance.suites.api import EXPRESSIONS, MANIFEST_PRUNING, METRICS, PROJECTION
 from iceberg_conformance.suites.targets.reference._common import rejecting
 
 
 class ExpressionsMixin:
-    CAPABILITIES = frozenset({EXPRESSIONS, PROJECTION, METRICS})
+    CAPABILITIES = frozenset({EXPRESSIONS, PROJECTION, METRICS, MANIFEST_PRUNING})
 
     def expression_roundtrip(self, expr: Any) -> Any:
         with rejecting():
@@ -35,3 +35,7 @@ class ExpressionsMixin:
     def metrics_evaluate(self, schema: Any, file: Any, expr: Any, mode: str) -> bool:
         with rejecting():
             return metrics.evaluate(schema, file, expr, mode)
+
+    def manifest_might_match(self, schema: Any, spec: Any, partitions: Any, expr: Any) -> bool:
+        with rejecting():
+            return metrics.manifest_might_match(schema, spec, partitions, expr)
