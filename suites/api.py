@@ -49,11 +49,13 @@ EXPRESSIONS = "expressions"        #: expressions: JSON read and written, bound,
 PROJECTION = "projection"          #: predicates projected through partition transforms
 METRICS = "metrics"                #: predicates judged against a data file's bounds and counts
 MANIFEST_PRUNING = "manifest-pruning"  #: predicates judged against a manifest's partition summaries
+DELETE_PLANNING = "delete-planning"  #: the delete files that apply to a data file
 
 ALL_CAPABILITIES = (
     HASH, TRANSFORM, BINARY, VALUE_JSON, SCHEMA_JSON, PARTITION_SPEC_JSON, METADATA,
     MANIFEST_READ, MANIFEST_WRITE, PUFFIN_READ, PUFFIN_WRITE, TABLE_SCAN, EVOLUTION,
     MANIFEST_CHECK, COMMIT_RETRY, EXPRESSIONS, PROJECTION, METRICS, MANIFEST_PRUNING,
+    DELETE_PLANNING,
 )
 
 
@@ -320,6 +322,22 @@ class ManifestPruning(Protocol):
         ...
 
 
+@runtime_checkable
+class DeletePlanning(Protocol):
+    """Capability ``delete-planning``: which delete files apply to a data file ("Scan
+    Planning": "Delete files that match the query filter must be applied to data files at
+    read time, limited by the scope of the delete file using the following rules.")."""
+
+    def applicable_deletes(self, specs: JSON, data_file: JSON, delete_files: JSON) -> list[str]:
+        """The ``file_path`` of each delete file of ``delete_files`` that applies to
+        ``data_file``, sorted. Files carry ``file_path``, ``content`` (0 data, 1 position
+        deletes, 2 equality deletes), ``data_sequence_number``, ``spec_id``, ``partition``
+        (keyed by partition field id, JSON single-value form); delete files also
+        ``file_format`` (``puffin``: a deletion vector) and, where set,
+        ``referenced_data_file``. ``specs`` are the table's partition specs."""
+        ...
+
+
 CAPABILITY_PROTOCOLS: dict[str, type] = {
     HASH: Hashing,
     TRANSFORM: Transforming,
@@ -340,6 +358,7 @@ CAPABILITY_PROTOCOLS: dict[str, type] = {
     PROJECTION: Projecting,
     METRICS: MetricsEvaluating,
     MANIFEST_PRUNING: ManifestPruning,
+    DELETE_PLANNING: DeletePlanning,
 }
 
 
