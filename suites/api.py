@@ -328,13 +328,13 @@ class DeletePlanning(Protocol):
     Planning": "Delete files that match the query filter must be applied to data files at
     read time, limited by the scope of the delete file using the following rules.")."""
 
-    def applicable_deletes(self, specs: JSON, data_file: JSON, delete_files: JSON) -> list[str]:
+    def applicable_deletes(self, schema: JSON, specs: JSON, data_file: JSON, delete_files: JSON) -> list[str]:
         """The ``file_path`` of each delete file of ``delete_files`` that applies to
         ``data_file``, sorted. Files carry ``file_path``, ``content`` (0 data, 1 position
         deletes, 2 equality deletes), ``data_sequence_number``, ``spec_id``, ``partition``
         (keyed by partition field id, JSON single-value form); delete files also
         ``file_format`` (``puffin``: a deletion vector) and, where set,
-        ``referenced_data_file``. ``specs`` are the table's partition specs."""
+        ``referenced_data_file``. ``specs`` are the table's partition specs, on ``schema``."""
         ...
 
 

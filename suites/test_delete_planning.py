@@ -16,5 +16,5 @@ from iceberg_conformance.suites.conformance import run_case
 def test_delete_planning(target, case):
     i = case.input
     run_case(case, target.name,
-             lambda: target.applicable_deletes(i["specs"], i["data_file"], i["delete_files"]),
+             lambda: target.applicable_deletes(i["schema"], i["specs"], i["data_file"], i["delete_files"]),
              reports_rules=getattr(target, "reports_rules", False))

@@ -17,7 +17,9 @@ import java.util.Iterator;
 import java.util.Map;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileMetadata;
 import org.apache.iceberg.IcebergBuild;
 import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
@@ -197,6 +199,8 @@ public final class ConformanceOracle {
           return NODES.booleanNode(
               ManifestEvaluator.forRowFilter(expr, spec, true).eval(manifest(spec, a.get("partitions"))));
         }
+      case "delete_planning":
+        return deletePlanning(a);
       default:
         throw new Unsupported("unknown oracle operation " + op);
     }
@@ -217,6 +221,88 @@ public final class ConformanceOracle {
         .withFileSizeInBytes(1024)
         .withMetrics(metrics)
         .build();
+  }
+
+  // --- delete planning: org.apache.iceberg.DeleteFileIndex (package-private, by reflection) ---
+
+  static JsonNode deletePlanning(JsonNode a) throws Exception {
+    Schema schema = SchemaParser.fromJson(a.get("schema"));
+    Map<Integer, PartitionSpec> specs = new java.util.HashMap<>();
+    for (JsonNode s : a.get("specs")) {
+      PartitionSpec spec = PartitionSpecParser.fromJson(schema, s);
+      specs.put(spec.specId(), spec);
+    }
+    java.util.List<DeleteFile> deletes = new java.util.ArrayList<>();
+    for (JsonNode d : a.get("delete_files")) {
+      PartitionSpec spec = specs.get(d.get("spec_id").asInt());
+      FileMetadata.Builder b = FileMetadata.deleteFileBuilder(spec);
+      if (d.get("content").asInt() == 2) {
+        int[] ids = new int[d.get("equality_ids").size()];
+        for (int i = 0; i < ids.length; i++) {
+          ids[i] = d.get("equality_ids").get(i).asInt();
+        }
+        b.ofEqualityDeletes(ids);
+      } else {
+        b.ofPositionDeletes();
+      }
+      b.withPath(d.get("file_path").asText()).withFormat(d.get("file_format").asText())
+          .withFileSizeInBytes(1024).withRecordCount(1);
+      if (spec.isPartitioned()) {
+        b.withPartition(row(spec.partitionType(), d.get("partition")));
+      }
+      if (d.has("referenced_data_file")) {
+        b.withReferencedDataFile(d.get("referenced_data_file").asText());
+      }
+      if (d.has("content_offset")) {
+        b.withContentOffset(d.get("content_offset").asLong()).withContentSizeInBytes(d.get("content_size_in_bytes").asLong());
+      }
+      DeleteFile file = b.build();
+      invoke(file, "setDataSequenceNumber", new Class<?>[] {Long.class}, d.get("data_sequence_number").asLong());
+      deletes.add(file);
+    }
+    JsonNode df = a.get("data_file");
+    PartitionSpec dataSpec = specs.get(df.get("spec_id").asInt());
+    DataFiles.Builder db = DataFiles.builder(dataSpec).withPath(df.get("file_path").asText())
+        .withFormat(FileFormat.PARQUET).withFileSizeInBytes(1024).withRecordCount(1);
+    if (dataSpec.isPartitioned()) {
+      db.withPartition(row(dataSpec.partitionType(), df.get("partition")));
+    }
+    DataFile data = db.build();
+    Class<?> index = Class.forName("org.apache.iceberg.DeleteFileIndex");
+    Method builderFor = index.getDeclaredMethod("builderFor", Iterable.class);
+    builderFor.setAccessible(true);
+    Object builder = builderFor.invoke(null, deletes);
+    builder = invoke(builder, "specsById", new Class<?>[] {Map.class}, specs);
+    Object built = invoke(builder, "build", new Class<?>[] {});
+    DeleteFile[] found = (DeleteFile[]) invoke(built, "forDataFile", new Class<?>[] {long.class, DataFile.class},
+        df.get("data_sequence_number").asLong(), data);
+    java.util.List<String> paths = new java.util.ArrayList<>();
+    for (DeleteFile f : found) {
+      paths.add(f.location());
+    }
+    java.util.Collections.sort(paths);
+    ArrayNode out = NODES.arrayNode();
+    paths.forEach(out::add);
+    return out;
+  }
+
+  /** Call a (possibly non-public) method declared by the object's class or a superclass. */
+  private static Object invoke(Object target, String name, Class<?>[] types, Object... args) throws Exception {
+    for (Class<?> c = target.getClass(); c != null; c = c.getSuperclass()) {
+      try {
+        Method m = c.getDeclaredMethod(name, types);
+        m.setAccessible(true);
+        try {
+          return m.invoke(target, args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+          Throwable cause = e.getCause();   // Iceberg's own exception, judged as if called directly
+          throw cause instanceof Exception ? (Exception) cause : e;
+        }
+      } catch (NoSuchMethodException e) {
+        // look in the superclass
+      }
+    }
+    throw new Unsupported("no method " + name + " on " + target.getClass().getName());
   }
 
   /** A data manifest of ``spec`` whose manifest-list entry has the case's field summaries. */

@@ -39,7 +39,7 @@ def _file(specs: Any, f: Any) -> Any:
 class DeletePlanningMixin:
     CAPABILITIES = frozenset({DELETE_PLANNING})
 
-    def applicable_deletes(self, specs: Any, data_file: Any, delete_files: Any) -> list[str]:
+    def applicable_deletes(self, schema: Any, specs: Any, data_file: Any, delete_files: Any) -> list[str]:
         from pyiceberg.manifest import ManifestEntry, ManifestEntryStatus
         from pyiceberg.table.delete_file_index import DeleteFileIndex
 

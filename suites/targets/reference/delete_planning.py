@@ -12,6 +12,6 @@ from iceberg_conformance.suites.targets.reference._common import rejecting
 class DeletePlanningMixin:
     CAPABILITIES = frozenset({DELETE_PLANNING})
 
-    def applicable_deletes(self, specs: Any, data_file: Any, delete_files: Any) -> list[str]:
+    def applicable_deletes(self, schema: Any, specs: Any, data_file: Any, delete_files: Any) -> list[str]:
         with rejecting():
             return applicable(data_file, delete_files, specs)
