@@ -47,11 +47,15 @@ MANIFEST_CHECK = "manifest-check"  #: manifests validated against their manifest
 COMMIT_RETRY = "commit-retry"      #: the retry rules of Commit Conflict Resolution and Retry
 EXPRESSIONS = "expressions"        #: expressions: JSON read and written, bound, evaluated on rows
 PROJECTION = "projection"          #: predicates projected through partition transforms
+METRICS = "metrics"                #: predicates judged against a data file's bounds and counts
+MANIFEST_PRUNING = "manifest-pruning"  #: predicates judged against a manifest's partition summaries
+DELETE_PLANNING = "delete-planning"  #: the delete files that apply to a data file
 
 ALL_CAPABILITIES = (
     HASH, TRANSFORM, BINARY, VALUE_JSON, SCHEMA_JSON, PARTITION_SPEC_JSON, METADATA,
     MANIFEST_READ, MANIFEST_WRITE, PUFFIN_READ, PUFFIN_WRITE, TABLE_SCAN, EVOLUTION,
-    MANIFEST_CHECK, COMMIT_RETRY, EXPRESSIONS, PROJECTION,
+    MANIFEST_CHECK, COMMIT_RETRY, EXPRESSIONS, PROJECTION, METRICS, MANIFEST_PRUNING,
+    DELETE_PLANNING,
 )
 
 
@@ -288,6 +292,52 @@ class Projecting(Protocol):
         ...
 
 
+@runtime_checkable
+class MetricsEvaluating(Protocol):
+    """Capability ``metrics``: a predicate against a data file's column metrics ("Scan
+    Planning": "Scan predicates are also used to filter data and delete files using column
+    bounds and counts that are stored by field id in manifests.")."""
+
+    def metrics_evaluate(self, schema: JSON, file: JSON, expr: JSON, mode: str) -> bool:
+        """Evaluate ``expr`` (bound to ``schema``) against the metrics of a data file of an
+        unpartitioned table: ``file`` holds ``record_count`` and the maps ``value_counts``,
+        ``null_value_counts``, ``nan_value_counts``, ``lower_bounds``, ``upper_bounds`` keyed
+        by field id (bounds as hex of the binary single-value form; an absent map or key is
+        an absent metric). ``mode`` ``"inclusive"``: whether rows might match (false: the file
+        may be skipped); ``"strict"``: whether every row must match."""
+        ...
+
+
+@runtime_checkable
+class ManifestPruning(Protocol):
+    """Capability ``manifest-pruning``: a predicate against the partition field summaries of a
+    manifest-list entry ("Scan Planning": "Manifests that contain no matching files,
+    determined using either file counts or partition summaries, may be skipped.")."""
+
+    def manifest_might_match(self, schema: JSON, spec: JSON, partitions: JSON, expr: JSON) -> bool:
+        """Whether a data manifest written with ``spec`` whose entry has the field summaries
+        ``partitions`` (``contains_null``, optional ``contains_nan``, ``lower_bound`` /
+        ``upper_bound`` as hex of the binary single-value form of the partition type) may hold
+        a file with rows matching ``expr`` (a row filter on the source columns of ``schema``)."""
+        ...
+
+
+@runtime_checkable
+class DeletePlanning(Protocol):
+    """Capability ``delete-planning``: which delete files apply to a data file ("Scan
+    Planning": "Delete files that match the query filter must be applied to data files at
+    read time, limited by the scope of the delete file using the following rules.")."""
+
+    def applicable_deletes(self, schema: JSON, specs: JSON, data_file: JSON, delete_files: JSON) -> list[str]:
+        """The ``file_path`` of each delete file of ``delete_files`` that applies to
+        ``data_file``, sorted. Files carry ``file_path``, ``content`` (0 data, 1 position
+        deletes, 2 equality deletes), ``data_sequence_number``, ``spec_id``, ``partition``
+        (keyed by partition field id, JSON single-value form); delete files also
+        ``file_format`` (``puffin``: a deletion vector) and, where set,
+        ``referenced_data_file``. ``specs`` are the table's partition specs, on ``schema``."""
+        ...
+
+
 CAPABILITY_PROTOCOLS: dict[str, type] = {
     HASH: Hashing,
     TRANSFORM: Transforming,
@@ -306,6 +356,9 @@ CAPABILITY_PROTOCOLS: dict[str, type] = {
     COMMIT_RETRY: CommitRetrying,
     EXPRESSIONS: ExpressionHandling,
     PROJECTION: Projecting,
+    METRICS: MetricsEvaluating,
+    MANIFEST_PRUNING: ManifestPruning,
+    DELETE_PLANNING: DeletePlanning,
 }
 
 

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from iceberg_conformance.suites.api import EXPRESSIONS, PROJECTION, Rejected
+from iceberg_conformance.suites.api import EXPRESSIONS, MANIFEST_PRUNING, METRICS, PROJECTION, Rejected
 from iceberg_conformance.suites.conformance import fail, run_case, values_equal
 
 
@@ -85,4 +85,22 @@ def test_projection(target, case):
     i = case.input
     run_case(case, target.name,
              lambda: target.projection_accepts(i["schema"], i["spec"], i["expression"], i["mode"], i["partition"]),
+             reports_rules=getattr(target, "reports_rules", False))
+
+
+@pytest.mark.vectors("metrics-evaluate")
+@pytest.mark.capability(METRICS)
+def test_metrics(target, case):
+    i = case.input
+    run_case(case, target.name,
+             lambda: target.metrics_evaluate(i["schema"], i["file"], i["expression"], i["mode"]),
+             reports_rules=getattr(target, "reports_rules", False))
+
+
+@pytest.mark.vectors("manifest-evaluate")
+@pytest.mark.capability(MANIFEST_PRUNING)
+def test_manifest_pruning(target, case):
+    i = case.input
+    run_case(case, target.name,
+             lambda: target.manifest_might_match(i["schema"], i["spec"], i["partitions"], i["expression"]),
              reports_rules=getattr(target, "reports_rules", False))

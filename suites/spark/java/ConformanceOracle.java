@@ -15,7 +15,15 @@ import java.nio.ByteOrder;
 import java.time.DateTimeException;
 import java.util.Iterator;
 import java.util.Map;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileMetadata;
 import org.apache.iceberg.IcebergBuild;
+import org.apache.iceberg.ManifestContent;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.Metrics;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.Schema;
@@ -29,6 +37,9 @@ import org.apache.iceberg.expressions.Binder;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.ExpressionParser;
+import org.apache.iceberg.expressions.InclusiveMetricsEvaluator;
+import org.apache.iceberg.expressions.ManifestEvaluator;
+import org.apache.iceberg.expressions.StrictMetricsEvaluator;
 import org.apache.iceberg.expressions.Projections;
 import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.ObjectMapper;
@@ -170,9 +181,194 @@ public final class ConformanceOracle {
           return NODES.booleanNode(
               new Evaluator(partitionType, projected).eval(row(partitionType, a.get("partition"))));
         }
+      case "metrics_evaluate":
+        {
+          Schema schema = SchemaParser.fromJson(a.get("schema"));
+          Expression expr = ExpressionParser.fromJson(a.get("expression"));
+          DataFile file = dataFile(a.get("file"));
+          boolean strict = "strict".equals(a.get("mode").asText());
+          return NODES.booleanNode(strict
+              ? new StrictMetricsEvaluator(schema, expr, true).eval(file)
+              : new InclusiveMetricsEvaluator(schema, expr, true).eval(file));
+        }
+      case "manifest_evaluate":
+        {
+          Schema schema = SchemaParser.fromJson(a.get("schema"));
+          PartitionSpec spec = PartitionSpecParser.fromJson(schema, a.get("spec"));
+          Expression expr = ExpressionParser.fromJson(a.get("expression"));
+          return NODES.booleanNode(
+              ManifestEvaluator.forRowFilter(expr, spec, true).eval(manifest(spec, a.get("partitions"))));
+        }
+      case "delete_planning":
+        return deletePlanning(a);
       default:
         throw new Unsupported("unknown oracle operation " + op);
     }
+  }
+
+  // --- data files with metrics ---------------------------------------------------------
+
+  /** A data file of an unpartitioned table with the metrics of the case (maps keyed by field
+   * id; bounds as hex of the binary single-value form, passed through unread). */
+  static DataFile dataFile(JsonNode f) {
+    long records = f.get("record_count").asLong();
+    Metrics metrics = new Metrics(records, null, longs(f.get("value_counts")),
+        longs(f.get("null_value_counts")), longs(f.get("nan_value_counts")),
+        buffers(f.get("lower_bounds")), buffers(f.get("upper_bounds")));
+    return DataFiles.builder(PartitionSpec.unpartitioned())
+        .withPath("/conformance/data.parquet")
+        .withFormat(FileFormat.PARQUET)
+        .withFileSizeInBytes(1024)
+        .withMetrics(metrics)
+        .build();
+  }
+
+  // --- delete planning: org.apache.iceberg.DeleteFileIndex (package-private, by reflection) ---
+
+  static JsonNode deletePlanning(JsonNode a) throws Exception {
+    Schema schema = SchemaParser.fromJson(a.get("schema"));
+    Map<Integer, PartitionSpec> specs = new java.util.HashMap<>();
+    for (JsonNode s : a.get("specs")) {
+      PartitionSpec spec = PartitionSpecParser.fromJson(schema, s);
+      specs.put(spec.specId(), spec);
+    }
+    java.util.List<DeleteFile> deletes = new java.util.ArrayList<>();
+    for (JsonNode d : a.get("delete_files")) {
+      PartitionSpec spec = specs.get(d.get("spec_id").asInt());
+      FileMetadata.Builder b = FileMetadata.deleteFileBuilder(spec);
+      if (d.get("content").asInt() == 2) {
+        int[] ids = new int[d.get("equality_ids").size()];
+        for (int i = 0; i < ids.length; i++) {
+          ids[i] = d.get("equality_ids").get(i).asInt();
+        }
+        b.ofEqualityDeletes(ids);
+      } else {
+        b.ofPositionDeletes();
+      }
+      b.withPath(d.get("file_path").asText()).withFormat(d.get("file_format").asText())
+          .withFileSizeInBytes(1024).withRecordCount(1);
+      if (spec.isPartitioned()) {
+        b.withPartition(row(spec.partitionType(), d.get("partition")));
+      }
+      if (d.has("referenced_data_file")) {
+        b.withReferencedDataFile(d.get("referenced_data_file").asText());
+      }
+      if (d.has("content_offset")) {
+        b.withContentOffset(d.get("content_offset").asLong()).withContentSizeInBytes(d.get("content_size_in_bytes").asLong());
+      }
+      DeleteFile file = b.build();
+      invoke(file, "setDataSequenceNumber", new Class<?>[] {Long.class}, d.get("data_sequence_number").asLong());
+      deletes.add(file);
+    }
+    JsonNode df = a.get("data_file");
+    PartitionSpec dataSpec = specs.get(df.get("spec_id").asInt());
+    DataFiles.Builder db = DataFiles.builder(dataSpec).withPath(df.get("file_path").asText())
+        .withFormat(FileFormat.PARQUET).withFileSizeInBytes(1024).withRecordCount(1);
+    if (dataSpec.isPartitioned()) {
+      db.withPartition(row(dataSpec.partitionType(), df.get("partition")));
+    }
+    DataFile data = db.build();
+    Class<?> index = Class.forName("org.apache.iceberg.DeleteFileIndex");
+    Method builderFor = index.getDeclaredMethod("builderFor", Iterable.class);
+    builderFor.setAccessible(true);
+    Object builder = builderFor.invoke(null, deletes);
+    builder = invoke(builder, "specsById", new Class<?>[] {Map.class}, specs);
+    Object built = invoke(builder, "build", new Class<?>[] {});
+    DeleteFile[] found = (DeleteFile[]) invoke(built, "forDataFile", new Class<?>[] {long.class, DataFile.class},
+        df.get("data_sequence_number").asLong(), data);
+    java.util.List<String> paths = new java.util.ArrayList<>();
+    for (DeleteFile f : found) {
+      paths.add(f.location());
+    }
+    java.util.Collections.sort(paths);
+    ArrayNode out = NODES.arrayNode();
+    paths.forEach(out::add);
+    return out;
+  }
+
+  /** Call a (possibly non-public) method declared by the object's class or a superclass. */
+  private static Object invoke(Object target, String name, Class<?>[] types, Object... args) throws Exception {
+    for (Class<?> c = target.getClass(); c != null; c = c.getSuperclass()) {
+      try {
+        Method m = c.getDeclaredMethod(name, types);
+        m.setAccessible(true);
+        try {
+          return m.invoke(target, args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+          Throwable cause = e.getCause();   // Iceberg's own exception, judged as if called directly
+          throw cause instanceof Exception ? (Exception) cause : e;
+        }
+      } catch (NoSuchMethodException e) {
+        // look in the superclass
+      }
+    }
+    throw new Unsupported("no method " + name + " on " + target.getClass().getName());
+  }
+
+  /** A data manifest of ``spec`` whose manifest-list entry has the case's field summaries. */
+  static ManifestFile manifest(PartitionSpec spec, JsonNode partitions) {
+    java.util.List<ManifestFile.PartitionFieldSummary> summaries = new java.util.ArrayList<>();
+    for (JsonNode p : partitions) {
+      summaries.add(summary(p));
+    }
+    return new ManifestFile() {
+      public String path() { return "/conformance/manifest.avro"; }
+      public long length() { return 1024; }
+      public int partitionSpecId() { return spec.specId(); }
+      public ManifestContent content() { return ManifestContent.DATA; }
+      public long sequenceNumber() { return 1; }
+      public long minSequenceNumber() { return 1; }
+      public Long snapshotId() { return 1L; }
+      public Integer addedFilesCount() { return 1; }
+      public Long addedRowsCount() { return 10L; }
+      public Integer existingFilesCount() { return 0; }
+      public Long existingRowsCount() { return 0L; }
+      public Integer deletedFilesCount() { return 0; }
+      public Long deletedRowsCount() { return 0L; }
+      public java.util.List<PartitionFieldSummary> partitions() { return summaries; }
+      public ManifestFile copy() { return this; }
+    };
+  }
+
+  private static ManifestFile.PartitionFieldSummary summary(JsonNode p) {
+    ByteBuffer lower = bound(p.get("lower_bound"));
+    ByteBuffer upper = bound(p.get("upper_bound"));
+    Boolean nan = p.has("contains_nan") ? p.get("contains_nan").asBoolean() : null;
+    boolean nulls = p.get("contains_null").asBoolean();
+    return new ManifestFile.PartitionFieldSummary() {
+      public boolean containsNull() { return nulls; }
+      public Boolean containsNaN() { return nan; }
+      public ByteBuffer lowerBound() { return lower == null ? null : lower.duplicate(); }
+      public ByteBuffer upperBound() { return upper == null ? null : upper.duplicate(); }
+      public ManifestFile.PartitionFieldSummary copy() { return this; }
+    };
+  }
+
+  private static ByteBuffer bound(JsonNode hex) {
+    return hex == null || hex.isNull() ? null : ByteBuffer.wrap(unhex(hex.asText())).order(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  private static Map<Integer, Long> longs(JsonNode node) {
+    return byFieldId(node, JsonNode::asLong);
+  }
+
+  private static Map<Integer, ByteBuffer> buffers(JsonNode node) {
+    return byFieldId(node,
+        ConformanceOracle::bound);
+  }
+
+  /** A JSON object keyed by field id as a map, or null for an absent metric. */
+  private static <V> Map<Integer, V> byFieldId(JsonNode node, java.util.function.Function<JsonNode, V> read) {
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    Map<Integer, V> out = new java.util.HashMap<>();
+    Iterator<Map.Entry<String, JsonNode>> it = node.fields();
+    while (it.hasNext()) {
+      Map.Entry<String, JsonNode> e = it.next();
+      out.put(Integer.parseInt(e.getKey()), read.apply(e.getValue()));
+    }
+    return out;
   }
 
   // --- types ---------------------------------------------------------------------------

@@ -6,20 +6,22 @@ binding and evaluation are asked in that form (:mod:`suites.targets._term_form`)
 is asked as the case gives it. The bound form is what ``ExpressionParser.toJson`` writes for
 ``Binder.bind``'s result (names, not field ids); rows are built on the Java side from their
 JSON single-value form (``SingleValueParser``). Projections are ``Projections.inclusive`` /
-``Projections.strict`` of the spec, evaluated with ``Evaluator`` on the partition tuple.
+``Projections.strict`` of the spec, evaluated with ``Evaluator`` on the partition tuple. Metrics are ``InclusiveMetricsEvaluator``
+/ ``StrictMetricsEvaluator`` on a ``DataFiles.builder`` file of an unpartitioned spec whose
+``Metrics`` hold the case's counts and bound buffers as given.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from iceberg_conformance.suites.api import EXPRESSIONS, PROJECTION
+from iceberg_conformance.suites.api import EXPRESSIONS, MANIFEST_PRUNING, METRICS, PROJECTION
 from iceberg_conformance.suites.targets._term_form import to_term_form
 from iceberg_conformance.suites.targets.java._oracle import call
 
 
 class ExpressionsMixin:
-    CAPABILITIES = frozenset({EXPRESSIONS, PROJECTION})
+    CAPABILITIES = frozenset({EXPRESSIONS, PROJECTION, METRICS, MANIFEST_PRUNING})
 
     def expression_roundtrip(self, expr: Any) -> Any:
         return call("expression_json", expression=expr)
@@ -34,3 +36,10 @@ class ExpressionsMixin:
     def projection_accepts(self, schema: Any, spec: Any, expr: Any, mode: str, partition: Any) -> bool:
         return bool(call("projection_accepts", schema=schema, spec=spec, expression=to_term_form(expr),
                          mode=mode, partition=partition))
+
+    def metrics_evaluate(self, schema: Any, file: Any, expr: Any, mode: str) -> bool:
+        return bool(call("metrics_evaluate", schema=schema, file=file, expression=to_term_form(expr), mode=mode))
+
+    def manifest_might_match(self, schema: Any, spec: Any, partitions: Any, expr: Any) -> bool:
+        return bool(call("manifest_evaluate", schema=schema, spec=spec, partitions=partitions,
+                         expression=to_term_form(expr)))

@@ -9,7 +9,9 @@ expressions have no transform terms (its parser takes a term to be a column name
 one is UNSUPPORTED. PyIceberg 0.12 reads only the deprecated term form of
 ``format/expressions-spec.md``: binding and evaluation are asked in that form
 (:mod:`suites.targets._term_form`), parsing as the case gives it. Projections are
-``inclusive_projection`` / ``strict_projection`` evaluated on the partition tuple.
+``inclusive_projection`` / ``strict_projection`` evaluated on the partition tuple. Metrics are
+``visitors._InclusiveMetricsEvaluator`` / ``_StrictMetricsEvaluator`` (empty files not included)
+on a ``DataFile.from_args`` holding the case's counts and bound bytes as given.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import json
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from iceberg_conformance.suites.api import EXPRESSIONS, PROJECTION, Rejected, Unsupported
+from iceberg_conformance.suites.api import EXPRESSIONS, MANIFEST_PRUNING, METRICS, PROJECTION, Rejected, Unsupported
 from iceberg_conformance.suites.targets._term_form import to_term_form
 from iceberg_conformance.suites.targets.pyiceberg._convert import from_native, to_native
 
@@ -108,7 +110,7 @@ def _partition_record(partition_type: Any, partition: Any) -> Any:
 
 
 class ExpressionsMixin:
-    CAPABILITIES = frozenset({EXPRESSIONS, PROJECTION})
+    CAPABILITIES = frozenset({EXPRESSIONS, PROJECTION, METRICS, MANIFEST_PRUNING})
 
     def expression_roundtrip(self, expr: Any) -> Any:
         parsed = _parse(expr)
@@ -143,3 +145,47 @@ class ExpressionsMixin:
             ptype = ps.partition_type(s)
             evaluate = expression_evaluator(Schema(*ptype.fields), projected, True)
             return bool(evaluate(_partition_record(ptype, partition)))
+
+    def metrics_evaluate(self, schema: Any, file: Any, expr: Any, mode: str) -> bool:
+        from pyiceberg.expressions.visitors import _InclusiveMetricsEvaluator, _StrictMetricsEvaluator
+        from pyiceberg.manifest import DataFile, DataFileContent, FileFormat
+
+        def ints(key: str) -> dict[int, int] | None:
+            m = file.get(key)
+            return None if m is None else {int(k): int(v) for k, v in m.items()}
+
+        def raw(key: str) -> dict[int, bytes] | None:
+            m = file.get(key)
+            return None if m is None else {int(k): bytes.fromhex(v) for k, v in m.items()}
+
+        s, e = _schema(schema), _parse(to_term_form(expr))
+        data_file = DataFile.from_args(
+            content=DataFileContent.DATA, file_path="/conformance/data.parquet", file_format=FileFormat.PARQUET,
+            partition={}, record_count=file["record_count"], file_size_in_bytes=1024,
+            value_counts=ints("value_counts"), null_value_counts=ints("null_value_counts"),
+            nan_value_counts=ints("nan_value_counts"), lower_bounds=raw("lower_bounds"),
+            upper_bounds=raw("upper_bounds"))
+        evaluator = _StrictMetricsEvaluator if mode == "strict" else _InclusiveMetricsEvaluator
+        with _refusing():
+            return bool(evaluator(s, e, True).eval(data_file))
+
+    def manifest_might_match(self, schema: Any, spec: Any, partitions: Any, expr: Any) -> bool:
+        from pyiceberg.expressions.visitors import inclusive_projection, manifest_evaluator
+        from pyiceberg.manifest import ManifestContent, ManifestFile, PartitionFieldSummary
+        from pyiceberg.partitioning import PartitionSpec
+
+        s, e = _schema(schema), _parse(to_term_form(expr))
+        def raw(p: Any, key: str) -> bytes | None:
+            return None if p.get(key) is None else bytes.fromhex(p[key])
+
+        # a Record: contains_null, contains_nan, lower_bound, upper_bound in field order
+        summaries = [PartitionFieldSummary(p["contains_null"], p.get("contains_nan"), raw(p, "lower_bound"),
+                                           raw(p, "upper_bound")) for p in partitions]
+        with _refusing():
+            ps = PartitionSpec.model_validate(spec)
+            manifest = ManifestFile.from_args(
+                manifest_path="/conformance/manifest.avro", manifest_length=1024, partition_spec_id=ps.spec_id,
+                content=ManifestContent.DATA, sequence_number=1, min_sequence_number=1, added_snapshot_id=1,
+                added_files_count=1, existing_files_count=0, deleted_files_count=0, added_rows_count=10,
+                existing_rows_count=0, deleted_rows_count=0, partitions=summaries)
+            return bool(manifest_evaluator(ps, s, inclusive_projection(s, ps)(e), True)(manifest))

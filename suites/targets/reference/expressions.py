@@ -1,5 +1,6 @@
 """Reference target: capabilities ``expressions`` (expression JSON, binding, row evaluation)
-and ``projection`` (predicates projected through partition transforms)."""
+``projection`` (predicates projected through partition transforms) and ``metrics``
+(predicates against a data file's bounds and counts)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 from iceberg_conformance.reference import expressions as ex
+from iceberg_conformance.reference import metrics
 from iceberg_conformance.reference.projections import accepts
-from iceberg_conformance.suites.api import EXPRESSIONS, PROJECTION, Unsupported
+from iceberg_conformance.suites.api import EXPRESSIONS, MANIFEST_PRUNING, METRICS, PROJECTION, Unsupported
 from iceberg_conformance.suites.targets.reference._common import rejecting as _rejecting
 
 
@@ -24,7 +26,7 @@ def rejecting() -> Iterator[None]:
 
 
 class ExpressionsMixin:
-    CAPABILITIES = frozenset({EXPRESSIONS, PROJECTION})
+    CAPABILITIES = frozenset({EXPRESSIONS, PROJECTION, METRICS, MANIFEST_PRUNING})
 
     def expression_roundtrip(self, expr: Any) -> Any:
         with rejecting():
@@ -41,3 +43,11 @@ class ExpressionsMixin:
     def projection_accepts(self, schema: Any, spec: Any, expr: Any, mode: str, partition: Any) -> bool:
         with rejecting():
             return accepts(schema, spec, expr, mode, partition)
+
+    def metrics_evaluate(self, schema: Any, file: Any, expr: Any, mode: str) -> bool:
+        with rejecting():
+            return metrics.evaluate(schema, file, expr, mode)
+
+    def manifest_might_match(self, schema: Any, spec: Any, partitions: Any, expr: Any) -> bool:
+        with rejecting():
+            return metrics.manifest_might_match(schema, spec, partitions, expr)
