@@ -438,6 +438,36 @@ def _next_row_id(o: Overlay, rng: random.Random) -> str | None:
     return f"next-row-id set to {max(ends) - 1}"
 
 
+@damage("metadata.manifest-list-shared", "metadata", "a snapshot names the manifest list of another")
+def _manifest_list_shared(o: Overlay, rng: random.Random) -> str | None:
+    snaps = [s for s in o.snapshots() if isinstance(s.get("manifest-list"), str)]
+    if len(snaps) < 2:
+        return None
+    older, newer = sorted(rng.sample(snaps, 2), key=lambda s: int(s.get("sequence-number", 0)))
+    newer["manifest-list"] = older["manifest-list"]
+    return f"snapshot {newer['snapshot-id']} names the manifest list of snapshot {older['snapshot-id']}"
+
+
+@damage("metadata.row-lineage", "metadata", "a v3 snapshot after others with row lineage has no first-row-id")
+def _first_row_id_dropped(o: Overlay, rng: random.Random) -> str | None:
+    lineage = sorted((s for s in o.snapshots() if "first-row-id" in s), key=lambda s: int(s.get("sequence-number", 0)))
+    if o.version < 3 or len(lineage) < 2:
+        return None
+    victim = _pick(rng, lineage[1:])
+    victim.pop("first-row-id")
+    victim.pop("added-rows", None)
+    return f"first-row-id and added-rows removed from snapshot {victim['snapshot-id']}"
+
+
+@damage("metadata.name-mapping", "metadata", "the name mapping has a field mapping without names")
+def _name_mapping(o: Overlay, rng: random.Random) -> str | None:
+    props = o.doc.setdefault("properties", {})
+    if not isinstance(props, dict):
+        return None
+    props["schema.name-mapping.default"] = json.dumps([{"field-id": 1}])
+    return "schema.name-mapping.default set to a mapping without names"
+
+
 @damage("metadata.statistics-snapshot", "metadata", "a statistics file names no snapshot")
 def _stats_snapshot(o: Overlay, rng: random.Random) -> str | None:
     st = _pick(rng, o.doc.get("statistics") or [])
