@@ -486,6 +486,15 @@ def _stats_size(o: Overlay, rng: random.Random) -> str | None:
     return "statistics file-size-in-bytes plus one"
 
 
+@damage("files.statistics-footer", "metadata", "file-footer-size-in-bytes of a statistics file is wrong")
+def _stats_footer(o: Overlay, rng: random.Random) -> str | None:
+    st = _pick(rng, [s for s in o.doc.get("statistics") or [] if isinstance(s.get("file-footer-size-in-bytes"), int)])
+    if st is None:
+        return None
+    st["file-footer-size-in-bytes"] = int(st["file-footer-size-in-bytes"]) + 1
+    return "statistics file-footer-size-in-bytes plus one"
+
+
 @damage("metadata.snapshot-log-order", "metadata", "snapshot-log out of timestamp order")
 def _snapshot_log(o: Overlay, rng: random.Random) -> str | None:
     log = o.doc.get("snapshot-log") or []

@@ -448,10 +448,15 @@ def _run_metadata(unit: Unit) -> list[Finding]:
             if isinstance(size, int) and size != os.path.getsize(p):
                 out.append(Finding("files.statistics-size", f"file-size-in-bytes is {size}, the file has "
                                    f"{os.path.getsize(p)} bytes", CLAUSE_STATS, unit.table, where))
+            from iceberg_conformance.checker import statistics as stats
+
             if key == "statistics":
                 from iceberg_conformance.reference.puffin import validate_puffin
 
                 out.extend(validate_puffin(p))
+                out.extend(stats.check_statistics_file(st, p, unit.table, f"/{key}/{i}"))
+            else:
+                out.extend(stats.check_partition_statistics_file(p, format_version(doc), unit.table, where))
     return out
 
 
