@@ -1016,6 +1016,37 @@ def _field_id(o: Overlay, rng: random.Random) -> str | None:
     return f"{os.path.basename(p)}: data_file.record_count has no field-id"
 
 
+@damage("manifests.reserved-field-id", "manifest", "a manifest's data_file struct has a field with id 141")
+def _reserved_141(o: Overlay, rng: random.Random) -> str | None:
+    p = _pick(rng, o.manifest_paths())
+    if p is None:
+        return None
+    m = o.manifest(p)
+    df = next(f for f in m.schema["fields"] if f.get("field-id") == 2)
+    rec = df["type"] if isinstance(df["type"], dict) else next(t for t in df["type"] if isinstance(t, dict))
+    if any(f.get("field-id") == 141 for f in rec["fields"]):
+        return None
+    rec["fields"].append({"name": "reserved_141", "type": ["null", "long"], "default": None, "field-id": 141})
+    for r in m.records:
+        r["data_file"]["reserved_141"] = None
+    o.touch_manifest(p)
+    return f"{os.path.basename(p)}: data_file gained field reserved_141 (id 141)"
+
+
+@damage("manifests.content-version", "manifest", "a v2 position delete file's file_format set to PUFFIN",
+        also=("puffin.magic", "puffin.truncated", "puffin.footer-size"))  # the Parquet file is read as Puffin
+def _puffin_in_v2(o: Overlay, rng: random.Random) -> str | None:
+    if o.version != 2:
+        return None
+    c = _pick_entry(o, rng, _data_entries(o, content=1))
+    if c is None:
+        return None
+    p, i, e = c
+    e["data_file"]["file_format"] = "PUFFIN"
+    o.touch_manifest(p)
+    return f"{os.path.basename(p)} entries[{i}].file_format set to PUFFIN in a v2 table"
+
+
 @damage("snapshot.duplicate-file", "manifest", "a data file is live twice in a snapshot",
         also=("snapshot.manifest-first-row-id-range",))  # v3: the manifest now assigns more row ids
 def _duplicate(o: Overlay, rng: random.Random) -> str | None:
