@@ -558,6 +558,25 @@ def _count_keys(rec: dict[str, Any]) -> list[str]:
                         "existing_rows_count", "deleted_rows_count") if rec.get(k) is not None]
 
 
+@damage("snapshot.operation-files", "manifest-list", "a snapshot that added data files says operation delete")
+def _operation_files(o: Overlay, rng: random.Random) -> str | None:
+    cands = []
+    for snap in o.snapshots():
+        summary = snap.get("summary")
+        if not isinstance(summary, dict) or summary.get("operation") not in ("append", "overwrite"):
+            continue
+        ml = o.manifest_list(snap)
+        if ml is not None and any(r.get("added_snapshot_id") == snap.get("snapshot-id") and not r.get("content")
+                                  and (r.get("added_files_count") or r.get("added_data_files_count") or 0) > 0
+                                  for r in ml.records):
+            cands.append(snap)
+    snap = _pick(rng, cands)
+    if snap is None:
+        return None
+    snap["summary"]["operation"] = "delete"
+    return f"snapshot {snap['snapshot-id']} (which added data files) says operation delete"
+
+
 @damage("manifests.list-counts", "manifest-list", "a file or row count of a manifest-list record is wrong")
 def _list_counts(o: Overlay, rng: random.Random) -> str | None:
     c = _pick_list_record(o, rng, lambda s, r: bool(_count_keys(r)))

@@ -524,6 +524,9 @@ def _run_snapshot(unit: Unit) -> list[Finding]:
                                    "Manifest Lists: sequence_number; Sequence Numbers", file, mloc))
     if version >= 3:
         out.extend(_row_lineage(doc, snap, mfs, file))
+    from iceberg_conformance.checker.operations import check_operation
+
+    out.extend(check_operation(snap, mfs, file))
     # live files of the snapshot: unique, and at most one DV per data file
     seen: dict[str, tuple[str, int]] = {}
     dvs: dict[str, str] = {}

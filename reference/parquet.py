@@ -451,7 +451,16 @@ def _check_node(t: IcebergType, node: ParquetNode, here: str, visit: object) -> 
             return [Problem("parquet.list-structure",
                             f"{here!r}: a list is a LIST group holding one repeated group holding one element "
                             "(3-level list)", CLAUSE_LIST + "; " + CLAUSE_MAPPING)]
-        go(rep.children[0], f"{here}.{rep.name}", t.element_id)
+        element = rep.children[0]
+        if node.repetition == "repeated" or element.repetition == "repeated":
+            return [Problem("parquet.list-structure",
+                            f"{here!r}: the LIST group and its element are required or optional, never repeated",
+                            CLAUSE_LIST)]
+        if rep.name != "list" or element.name != "element":
+            return [Problem("parquet.list-structure",
+                            f"{here!r}: the repeated group is {rep.name!r} holding {element.name!r}; it is named "
+                            "list and its element field element", CLAUSE_LIST)]
+        go(element, f"{here}.{rep.name}", t.element_id)
         return []
     if isinstance(t, MapType):
         if not node.is_group or node.logical_name() not in ("Map", "MapKeyValue"):
@@ -465,6 +474,12 @@ def _check_node(t: IcebergType, node: ParquetNode, here: str, visit: object) -> 
         if key.repetition != "required":
             return [Problem("parquet.map-structure", f"{here!r}: the map key must be required",
                             CLAUSE_MAP)]
+        if node.repetition == "repeated":
+            return [Problem("parquet.map-structure", f"{here!r}: the MAP group is required or optional, never "
+                            "repeated", CLAUSE_MAP)]
+        if (rep.name, key.name, value.name) != ("key_value", "key", "value"):
+            return [Problem("parquet.map-structure", f"{here!r}: the repeated group is {rep.name!r} holding "
+                            f"{key.name!r} and {value.name!r}; they are named key_value, key and value", CLAUSE_MAP)]
         go(key, f"{here}.{rep.name}", t.key_id)
         go(value, f"{here}.{rep.name}", t.value_id)
         return []

@@ -1,0 +1,69 @@
+"""Parquet LIST and MAP groups against LogicalTypes.md (reference/parquet.py).
+
+The 3-level structures as LogicalTypes.md lays them out check clean; a repeated outer group or
+element, and a repeated group or fields not named ``list``/``element`` or
+``key_value``/``key``/``value``, are the structure rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+LIST = {"type": "list", "element-id": 2, "element": "long", "element-required": False}
+MAP = {"type": "map", "key-id": 2, "key": "string", "value-id": 3, "value": "int", "value-required": False}
+
+
+def _list(outer: str = "optional", rep: str = "list", element: str = "element", erep: str = "optional") -> str:
+    return f"""required group field_id=-1 schema {{
+  {outer} group field_id=1 c (List) {{
+    repeated group field_id=-1 {rep} {{
+      {erep} int64 field_id=2 {element};
+    }}
+  }}
+}}"""
+
+
+def _map(outer: str = "optional", rep: str = "key_value", key: str = "key", value: str = "value") -> str:
+    return f"""required group field_id=-1 schema {{
+  {outer} group field_id=1 c (Map) {{
+    repeated group field_id=-1 {rep} {{
+      required binary field_id=2 {key} (String);
+      optional int32 field_id=3 {value};
+    }}
+  }}
+}}"""
+
+
+def _errors(iceberg: Any, text: str) -> set[str]:
+    from iceberg_conformance.reference.parquet import check_schema, index_fields, parse_schema_text
+    from iceberg_conformance.reference.types import StructType, parse_type
+
+    schema = parse_type({"type": "struct", "fields": [{"id": 1, "name": "c", "required": False, "type": iceberg}]})
+    assert isinstance(schema, StructType)
+    return {f.rule for f in check_schema(parse_schema_text(text), index_fields([schema])) if f.severity == "error"}
+
+
+@pytest.mark.parametrize("text", [_list(), _list(outer="required"), _list(erep="required")],
+                         ids=["optional list", "required list", "required element"])
+def test_list_as_logical_types_lays_it_out(text: str) -> None:
+    assert _errors(LIST, text) == set()
+
+
+@pytest.mark.parametrize("text", [_list(outer="repeated"), _list(erep="repeated"), _list(rep="bag"),
+                                  _list(element="item"), _list(rep="array", element="array_element")],
+                         ids=["repeated list", "repeated element", "group bag", "element item", "legacy names"])
+def test_list_structure(text: str) -> None:
+    assert _errors(LIST, text) == {"parquet.list-structure"}
+
+
+@pytest.mark.parametrize("text", [_map(), _map(outer="required")], ids=["optional map", "required map"])
+def test_map_as_logical_types_lays_it_out(text: str) -> None:
+    assert _errors(MAP, text) == set()
+
+
+@pytest.mark.parametrize("text", [_map(outer="repeated"), _map(rep="map"), _map(key="k"), _map(value="v")],
+                         ids=["repeated map", "group map", "key k", "value v"])
+def test_map_structure(text: str) -> None:
+    assert _errors(MAP, text) == {"parquet.map-structure"}
