@@ -542,7 +542,8 @@ def _manifest_length(o: Overlay, rng: random.Random) -> str | None:
     return f"snapshot {snap['snapshot-id']}: manifests[{i}].manifest_length plus one"
 
 
-@damage("files.manifest-missing", "manifest-list", "manifest_path names no file")
+@damage("files.manifest-missing", "manifest-list", "manifest_path names no file",
+        also=("snapshot.manifest-first-row-id-kept",))  # v3: the renamed manifest is not the parent's
 def _manifest_missing(o: Overlay, rng: random.Random) -> str | None:
     c = _pick_list_record(o, rng)
     if c is None:
@@ -575,6 +576,33 @@ def _operation_files(o: Overlay, rng: random.Random) -> str | None:
         return None
     snap["summary"]["operation"] = "delete"
     return f"snapshot {snap['snapshot-id']} (which added data files) says operation delete"
+
+
+@damage("snapshot.manifest-first-row-id-kept", "manifest-list",
+        "a manifest carried over from the parent snapshot has another first_row_id",
+        also=("snapshot.manifest-first-row-id-range",))  # the moved range may overlap another
+def _first_row_id_kept(o: Overlay, rng: random.Random) -> str | None:
+    if o.version < 3:
+        return None
+    by_id = {s.get("snapshot-id"): s for s in o.snapshots()}
+    cands = []
+    for snap in o.snapshots():
+        parent = by_id.get(snap.get("parent-snapshot-id"))
+        ml = o.manifest_list(snap)
+        pl = o.manifest_list(parent) if parent is not None else None
+        if ml is None or pl is None or not isinstance(snap.get("first-row-id"), int) or ml is pl:
+            continue
+        kept = {r["manifest_path"]: r.get("first_row_id") for r in pl.records}
+        for r in ml.records:
+            if isinstance(kept.get(r["manifest_path"]), int) and r.get("first_row_id") == kept[r["manifest_path"]]:
+                cands.append((snap, ml, r))
+    c = _pick(rng, cands)
+    if c is None:
+        return None
+    snap, ml, r = c
+    r["first_row_id"] = int(r["first_row_id"]) + 1
+    o.touch_list(str(snap["manifest-list"]))
+    return f"snapshot {snap['snapshot-id']}: {os.path.basename(r['manifest_path'])} first_row_id plus one"
 
 
 @damage("manifests.list-counts", "manifest-list", "a file or row count of a manifest-list record is wrong")
@@ -659,7 +687,8 @@ def _partition_summary(o: Overlay, rng: random.Random) -> str | None:
 
 
 @damage("snapshot.manifest-first-row-id", "manifest-list",
-        "a data manifest without first_row_id in a snapshot that assigns row ids")
+        "a data manifest without first_row_id in a snapshot that assigns row ids",
+        also=("snapshot.manifest-first-row-id-kept",))  # a child snapshot keeps the old first_row_id
 def _first_row_id_null(o: Overlay, rng: random.Random) -> str | None:
     if o.version < 3:
         return None
@@ -674,7 +703,8 @@ def _first_row_id_null(o: Overlay, rng: random.Random) -> str | None:
 
 
 @damage("snapshot.manifest-first-row-id-range", "manifest-list",
-        "a manifest's first_row_id overlaps the row ids another manifest of the snapshot assigns")
+        "a manifest's first_row_id overlaps the row ids another manifest of the snapshot assigns",
+        also=("snapshot.manifest-first-row-id-kept",))  # a child snapshot keeps the old first_row_id
 def _first_row_id_overlap(o: Overlay, rng: random.Random) -> str | None:
     if o.version < 3:
         return None

@@ -524,9 +524,13 @@ def _run_snapshot(unit: Unit) -> list[Finding]:
                                    "Manifest Lists: sequence_number; Sequence Numbers", file, mloc))
     if version >= 3:
         out.extend(_row_lineage(doc, snap, mfs, file))
-    from iceberg_conformance.checker.operations import check_operation
+    from iceberg_conformance.checker.operations import check_first_row_ids_kept, check_operation
 
     out.extend(check_operation(snap, mfs, file))
+    parent = next((s for s in doc.get("snapshots") or [] if isinstance(s, dict)
+                   and s.get("snapshot-id") == snap.get("parent-snapshot-id")), None)
+    if version >= 3 and parent is not None and isinstance(snap.get("first-row-id"), int):
+        out.extend(check_first_row_ids_kept(snap, mfs, _snapshot_manifests(doc, parent), file))
     # live files of the snapshot: unique, and at most one DV per data file
     seen: dict[str, tuple[str, int]] = {}
     dvs: dict[str, str] = {}

@@ -421,7 +421,7 @@ def _check_schema_ids(schema: AvroSchema, path: str, record: str, findings: list
 def _check_fields(have: dict[int, tuple[str, AvroSchema]], rows: list[_Row], version: int, record: str,
                   path: str, findings: list[Finding]) -> None:
     for fid, name, _t, req, first, last in rows:
-        if first <= version <= last and req and fid not in have and fid != 105:
+        if first <= version <= last and req and fid not in have:
             if record == "manifest_file" and version == 1 and fid in _V1_OPTIONAL_COUNTS:
                 continue
             findings.append(_finding("manifests.field-missing", f"{record}: required field {fid} {name} is missing",

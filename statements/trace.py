@@ -172,7 +172,7 @@ def presence_rule(st: dict[str, Any]) -> str | None:
         entry_rows = [(0, "status", None, True, 1, 3), (1, "snapshot_id", None, True, 1, 1)]
         rows = {r[0]: r for r in (entry_rows + list(m._DATA_FILE) + list(m._MANIFEST_FILE))}
         row = rows.get(fid)
-        if row is None or fid == 105 or not row[3]:
+        if row is None or not row[3]:
             return None
         if not all(row[4] <= v <= row[5] for v in versions):
             return None

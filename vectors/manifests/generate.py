@@ -455,6 +455,14 @@ def invalid(goldens: dict[str, dict[str, Any]], lengths: dict[str, int]) -> dict
     _raw_write(FILES / "invalid-v2-field-141.avro", r141, [dict(r, data_file=dict(r["data_file"], reserved_141=None))
                                                          for r in records], base["metadata"])
     made["invalid-v2-field-141"] = "data_file has a field with the reserved id 141"
+    nob = copy.deepcopy(ref_manifests.manifest_avro_schema(1, p1))
+    dfb = next(f for f in nob["fields"] if f["name"] == "data_file")["type"]
+    dfb["fields"] = [f for f in dfb["fields"] if f.get("field-id") != 105]
+    rb = [ref_manifests.encode_entry(e, 1, p1) for e in goldens["v1-data"]["entries"]]
+    for r in rb:
+        r["data_file"].pop("block_size_in_bytes", None)
+    _raw_write(FILES / "invalid-v1-no-block-size.avro", nob, rb, goldens["v1-data"]["metadata"])
+    made["invalid-v1-no-block-size"] = "a v1 data_file without block_size_in_bytes (105)"
 
     # hostile inputs found by tests/fuzz.py: header JSON of the wrong shape or depth, an Avro
     # schema whose record fields are null, a decimal without precision
