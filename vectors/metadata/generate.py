@@ -445,6 +445,12 @@ def build() -> None:
           "v3 partition field with an unknown multi-argument transform and source-ids", summary(d),
           "Appendix C Partition Specs: 'All v3 readers are required to read tables with unknown transforms'; "
           "source-ids for multi-argument transforms")
+    d = mutate(v3_rich, setp("sort-orders/1/fields", v1_rich()["sort-orders"][1]["fields"] + [
+        {"transform": "zorder", "source-ids": [1, 3], "direction": "asc", "null-order": "nulls-first"}]))
+    valid("valid", "v3/valid/unknown-sort-transform.metadata.json", d,
+          "v3 sort field with an unknown multi-argument transform and source-ids", summary(d),
+          "Appendix C Sort Orders: 'All v3 readers are required to read tables with unknown transforms, "
+          "ignoring them.'")
 
     # ------------------------------------------------------------------ files written by implementations
     # Kept as written (files/realistic/, not generated here): Iceberg Java 1.10.2 through
