@@ -410,7 +410,28 @@ def _last_sequence(o: Overlay, rng: random.Random) -> str | None:
     return f"last-sequence-number set to {max(seqs) - 1}"
 
 
-@damage("metadata.table-uuid", "metadata", "table-uuid is not a UUID")
+@damage("metadata.table-uuid-changed", "metadata", "the current table-uuid differs from the earlier metadata files'")
+def _table_uuid_changed(o: Overlay, rng: random.Random) -> str | None:
+    log = [e for e in o.doc.get("metadata-log") or [] if isinstance(e, dict)
+           and os.path.isfile(local_path(str(e.get("metadata-file"))) or "")]
+    if "table-uuid" not in o.doc or not log:
+        return None
+    old = str(o.doc["table-uuid"])
+    o.doc["table-uuid"] = ("0" if old[0] != "0" else "1") + old[1:]
+    return f"table-uuid changed to {o.doc['table-uuid']}"
+
+
+@damage("metadata.relative-path", "metadata", "the table location is a relative path")
+def _relative_location(o: Overlay, rng: random.Random) -> str | None:
+    loc = o.doc.get("location")
+    if not isinstance(loc, str) or o.version > 3:
+        return None
+    o.doc["location"] = loc.rstrip("/").rsplit("/", 1)[-1] or "table"
+    return f"location set to {o.doc['location']!r}"
+
+
+@damage("metadata.table-uuid", "metadata", "table-uuid is not a UUID",
+        also=("metadata.table-uuid-changed",))  # the earlier metadata files keep the old one
 def _table_uuid(o: Overlay, rng: random.Random) -> str | None:
     if "table-uuid" not in o.doc:
         return None

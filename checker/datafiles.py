@@ -294,6 +294,33 @@ def format_version_of(doc: dict[str, Any]) -> int:
     return v if isinstance(v, int) else 1
 
 
+CLAUSE_EQUALITY_FIELDS = "Equality Delete Files: the column restrictions of identifier fields"
+
+
+def equality_field_problems(ids: list[Any], schemas: list[StructType]) -> list[str]:
+    """Why equality delete columns ``ids`` break the identifier-field restrictions (optional
+    columns and columns under optional structs allowed): a field of every schema that has it
+    is a primitive other than float or double, outside any list or map."""
+    from iceberg_conformance.reference.schema import walk
+    from iceberg_conformance.reference.types import DoubleType, FloatType, VariantType
+
+    found: dict[int, list[Any]] = {}
+    for schema in schemas:
+        for fid, info in walk(schema):
+            found.setdefault(fid, []).append(info)
+    out = []
+    for fid in ids:
+        for info in found.get(fid, [])[:1]:
+            if info.in_list_or_map:
+                out.append(f"equality field {info.name!r} ({fid}) is inside a list or map")
+            elif not info.field_type.is_primitive or isinstance(info.field_type, VariantType):
+                out.append(f"equality field {info.name!r} ({fid}) is {info.field_type}, not a primitive")
+            elif isinstance(info.field_type, (FloatType, DoubleType)):
+                out.append(f"equality field {info.name!r} ({fid}) is {info.field_type}; float and double cannot "
+                           "identify rows")
+    return out
+
+
 def _schemas(doc: dict[str, Any]) -> tuple[list[StructType], StructType | None]:
     from iceberg_conformance.reference.metadata import current_schema, schema_by_id
     from iceberg_conformance.reference.types import parse_type
@@ -461,6 +488,8 @@ def _check_parquet(doc: dict[str, Any], local: str, uri: str, df: dict[str, Any]
             if missing:
                 add("deletes.equality-field-missing", f"equality_ids {df.get('equality_ids')} name field(s) "
                     f"{missing} the file does not hold", CLAUSE_DATA_FILE + " (equality_ids)", "equality_ids")
+            for why in equality_field_problems(df.get("equality_ids") or [], schemas):
+                add("deletes.equality-field-type", why, CLAUSE_EQUALITY_FIELDS, "equality_ids")
         required = _required_ids(current) if content == 0 else set()
         # partition fields to verify
         # a file without field ids (reported above) cannot be matched to the partition sources

@@ -1,4 +1,5 @@
-"""Statistics files against the table metadata that registers them.
+"""Files the table metadata names besides its snapshots: statistics files, and the earlier
+metadata files of ``metadata-log``.
 
 Spec sections: "Table Metadata > Table Statistics" (a statistics file is a Puffin file; the
 metadata records its footer size and, per blob, the type and a subset of the properties the
@@ -9,6 +10,10 @@ Puffin footer holds) and "Table Metadata > Partition Statistics > Partition Stat
 :func:`check_partition_statistics_file` reads a Parquet partition statistics file: the fields
 required at the table's format version (by field id) and the row order (ascending by
 ``partition``, nulls first). Both read only the file they are given.
+:func:`check_metadata_log_uuids` reads the earlier metadata files ``metadata-log`` names (local
+ones that exist) and compares their ``table-uuid`` with the current one ("Implementations must
+throw an exception if a table's UUID does not match the expected UUID after refreshing
+metadata": a log whose files disagree is a refresh that changed the UUID).
 """
 
 from __future__ import annotations
@@ -131,4 +136,30 @@ def check_partition_statistics_file(path: str, version: int, table: str, where: 
             out.append(Finding("files.partition-statistics-order", f"row {i} sorts before row {i - 1} by partition "
                                "(rows are sorted ascending, nulls first)", CLAUSE_PARTITION_STATS, table, where))
             break
+    return out
+
+
+def check_metadata_log_uuids(doc: dict[str, Any], table: str, allowed: Any) -> list[Finding]:
+    """``table-uuid`` of every earlier metadata file in ``metadata-log`` that is a local, regular
+    file (``allowed``: path -> the path, or None when it may not be read) against the current
+    one. Files that are missing or unreadable are not judged (the log may outlive them)."""
+    from iceberg_conformance.checker.datafiles import local_path
+    from iceberg_conformance.reference.metadata import load_metadata
+    from iceberg_conformance.reference.safeio import is_regular
+
+    uuid = doc.get("table-uuid")
+    if not isinstance(uuid, str):
+        return []
+    out: list[Finding] = []
+    for i, entry in enumerate(doc.get("metadata-log") or []):
+        path = entry.get("metadata-file") if isinstance(entry, dict) else None
+        local = local_path(path) if isinstance(path, str) else None
+        if local is None or allowed(local) is None or not is_regular(local):
+            continue
+        old, _ = load_metadata(local)
+        other = old.get("table-uuid") if isinstance(old, dict) else None
+        if isinstance(other, str) and other.lower() != uuid.lower():
+            out.append(Finding("metadata.table-uuid-changed", f"metadata-log entry {i} ({path}) has table-uuid "
+                               f"{other}, the current metadata {uuid}", "Table Metadata Fields: table-uuid", table,
+                               f"/metadata-log/{i}/metadata-file"))
     return out

@@ -430,6 +430,9 @@ def _run_metadata(unit: Unit) -> list[Finding]:
     out.extend(validate_metadata(doc, unit.table))
     if not isinstance(doc, dict):
         return out
+    from iceberg_conformance.checker.statistics import check_metadata_log_uuids
+
+    out.extend(check_metadata_log_uuids(doc, unit.table, lambda p: None if outside(p) else p))
     for key in ("statistics", "partition-statistics"):
         for i, st in enumerate(doc.get(key) or []):
             if not isinstance(st, dict) or not isinstance(st.get("statistics-path"), str):

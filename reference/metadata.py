@@ -187,6 +187,8 @@ RULES: dict[str, Rule] = _rules(
          "v3: first-row-id and added-rows appear together; row-id ranges of snapshots do not overlap"),
     Rule("metadata.next-row-id", "Table Metadata Fields (v3): next-row-id",
          "v3: next-row-id is at least first-row-id + added-rows of every snapshot"),
+    Rule("metadata.relative-path", "Paths in Metadata: prior to v4, all path fields contain fully-qualified paths",
+         "location, manifest-list, statistics-path and metadata-file are absolute paths or URIs"),
     Rule("metadata.name-mapping", "Column Projection: Name Mapping; Appendix C: Name Mapping Serialization",
          "schema.name-mapping.default is a JSON list of field mappings, each with a names list of strings, "
          "an optional int field-id and optional nested fields"),
@@ -311,6 +313,13 @@ def _scan(doc: JSON, col: _Collector) -> None:
 
 def _escape(key: str) -> str:
     return key.replace("~", "~0").replace("/", "~1")
+
+
+def _fully_qualified(path: str) -> bool:
+    """A URI with a scheme (``s3://``, ``file:/``), or an absolute local path."""
+    import re
+
+    return bool(re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", path)) or path.startswith("/") or path.startswith("\\")
 
 
 def _short(value: Any) -> str:
@@ -609,6 +618,7 @@ class _Semantics:
         self.check_statistics()
         self.check_name_mapping()
         self.check_crs()
+        self.check_paths()
         if self.v >= 3:
             self.check_row_lineage()
             self.check_encryption()
@@ -983,6 +993,23 @@ class _Semantics:
                 self.add("metadata.row-lineage",
                          f"first-row-id {start_b} is inside the row-id range of an earlier snapshot (ends at {end_a})",
                          f"/snapshots/{ib}/first-row-id")
+
+    def check_paths(self) -> None:
+        """Paths in Metadata: before v4 every path is fully qualified (a URI with a scheme, or an
+        absolute path); a relative one is reported."""
+        d = self.doc
+        paths: list[tuple[str, Any]] = [("/location", d.get("location"))]
+        for i, s in enumerate(d.get("snapshots") or []):
+            paths.append((f"/snapshots/{i}/manifest-list", s.get("manifest-list")))
+            paths += [(f"/snapshots/{i}/manifests/{j}", m) for j, m in enumerate(s.get("manifests") or [])]
+        for key in ("statistics", "partition-statistics"):
+            paths += [(f"/{key}/{i}/statistics-path", st.get("statistics-path")) for i, st in enumerate(d.get(key) or [])]
+        paths += [(f"/metadata-log/{i}/metadata-file", e.get("metadata-file"))
+                  for i, e in enumerate(d.get("metadata-log") or [])]
+        for where, p in paths:
+            if isinstance(p, str) and not _fully_qualified(p):
+                self.add("metadata.relative-path", f"{_short(p)!r} is a relative path; paths are fully qualified "
+                         "before v4", where)
 
     def check_name_mapping(self) -> None:
         """``schema.name-mapping.default`` (Appendix C: Name Mapping Serialization)."""

@@ -99,3 +99,22 @@ def test_a_required_partition_statistics_field_is_missing(tmp_path: Path, versio
 @pytest.mark.parametrize("days", [[19001, 19000], [19000, None]])
 def test_partition_statistics_rows_sort_ascending_nulls_first(tmp_path: Path, days: list[int | None]) -> None:
     assert _rules(_table(tmp_path, 2, days=days)) == ["files.partition-statistics-order"]
+
+
+@pytest.mark.parametrize(("earlier_uuid", "exists", "found"), [
+    (None, True, []),                                       # the same table-uuid
+    ("0d9c4c33-0d4c-4b4e-8e0c-2b3c5a1e9f00", True, ["metadata.table-uuid-changed"]),
+    ("0d9c4c33-0d4c-4b4e-8e0c-2b3c5a1e9f00", False, []),     # a log entry whose file is gone
+], ids=["same uuid", "other uuid", "file gone"])
+def test_metadata_log_files_keep_the_table_uuid(tmp_path: Path, earlier_uuid: str | None, exists: bool,
+                                                found: list[str]) -> None:
+    md = Path(write_table(str(tmp_path / "t"), 2))
+    doc = json.loads(md.read_text(encoding="utf-8"))
+    earlier = dict(doc, **({"table-uuid": earlier_uuid} if earlier_uuid else {}))
+    old = md.parent / "00000-earlier.metadata.json"
+    if exists:
+        old.write_text(json.dumps(earlier), encoding="utf-8")
+    doc["metadata-log"] = [{"metadata-file": str(old), "timestamp-ms": doc["last-updated-ms"] - 1}]
+    md.write_text(json.dumps(doc), encoding="utf-8")
+    rules = [f.rule for f in check_table(str(md), metadata_only=True).findings if f.rule == "metadata.table-uuid-changed"]
+    assert rules == found

@@ -731,6 +731,10 @@ def build() -> None:
             "two snapshots name one manifest list", "metadata.manifest-list-shared",
             "a manifest list belongs to one snapshot", "Terms: 'Manifest list -- A file that lists manifest files; "
             "one per snapshot.'")
+        bad(stem, fn, "relative-manifest-list", setp("snapshots/1/manifest-list", "metadata/snap-2.avro"),
+            "a manifest-list path relative to the table location", "metadata.relative-path",
+            "paths are fully qualified before v4", "Paths in Metadata: 'Prior to v4, all path fields must contain "
+            "fully-qualified paths.'")
         if v < 3:
             bad(stem, fn, "v3-type", setp("schemas/1/fields/6/type", "timestamp_ns"),
                 f"timestamp_ns column in a v{v} table", "schema.type-version", "timestamp_ns is a v3 type",
