@@ -601,7 +601,7 @@ def _operation_files(o: Overlay, rng: random.Random) -> str | None:
 
 @damage("snapshot.manifest-first-row-id-kept", "manifest-list",
         "a manifest carried over from the parent snapshot has another first_row_id",
-        also=("snapshot.manifest-first-row-id-range",))  # the moved range may overlap another
+        also=("snapshot.manifest-first-row-id-range", "manifests.first-row-id-changed"))  # ids move with it
 def _first_row_id_kept(o: Overlay, rng: random.Random) -> str | None:
     if o.version < 3:
         return None
@@ -709,7 +709,7 @@ def _partition_summary(o: Overlay, rng: random.Random) -> str | None:
 
 @damage("snapshot.manifest-first-row-id", "manifest-list",
         "a data manifest without first_row_id in a snapshot that assigns row ids",
-        also=("snapshot.manifest-first-row-id-kept",))  # a child snapshot keeps the old first_row_id
+        also=("snapshot.manifest-first-row-id-kept", "manifests.first-row-id-changed"))  # ids move with it
 def _first_row_id_null(o: Overlay, rng: random.Random) -> str | None:
     if o.version < 3:
         return None
@@ -725,7 +725,7 @@ def _first_row_id_null(o: Overlay, rng: random.Random) -> str | None:
 
 @damage("snapshot.manifest-first-row-id-range", "manifest-list",
         "a manifest's first_row_id overlaps the row ids another manifest of the snapshot assigns",
-        also=("snapshot.manifest-first-row-id-kept",))  # a child snapshot keeps the old first_row_id
+        also=("snapshot.manifest-first-row-id-kept", "manifests.first-row-id-changed"))  # ids move with it
 def _first_row_id_overlap(o: Overlay, rng: random.Random) -> str | None:
     if o.version < 3:
         return None
@@ -869,7 +869,8 @@ def _size(o: Overlay, rng: random.Random) -> str | None:
 
 
 @damage("data.record-count", "data-file", "record_count differs from the rows in the file",
-        also=("snapshot.manifest-first-row-id-range",))  # v3: the manifest now assigns more row ids
+        also=("snapshot.manifest-first-row-id-range",  # v3: the manifest now assigns more row ids
+              "manifests.first-row-id-changed"))  # and the files after it inherit other ones
 def _record_count(o: Overlay, rng: random.Random) -> str | None:
     targets = _dv_targets(o)
     return _bump(o, rng, _data_entries(o, where=lambda e: e["data_file"]["file_path"] not in targets), "record_count")
@@ -1118,7 +1119,8 @@ def _puffin_in_v2(o: Overlay, rng: random.Random) -> str | None:
 
 
 @damage("snapshot.duplicate-file", "manifest", "a data file is live twice in a snapshot",
-        also=("snapshot.manifest-first-row-id-range",))  # v3: the manifest now assigns more row ids
+        also=("snapshot.manifest-first-row-id-range",  # v3: the manifest now assigns more row ids
+              "manifests.first-row-id-changed"))  # and the files after it inherit other ones
 def _duplicate(o: Overlay, rng: random.Random) -> str | None:
     targets = _dv_targets(o)
     c = _pick_entry(o, rng, _data_entries(o, where=lambda e: e["data_file"]["file_path"] not in targets))
@@ -1320,6 +1322,21 @@ def _seq_changed(o: Overlay, rng: random.Random) -> str | None:
     e["sequence_number"] = int(e["sequence_number"]) - 1
     o.touch_manifest(p)
     return f"{os.path.basename(p)} entries[{i}] (EXISTING).sequence_number lowered by one"
+
+
+@damage("manifests.first-row-id-changed", "manifest",
+        "an EXISTING data file's first_row_id differs from the one its earlier entry gives it")
+def _first_row_id_changed(o: Overlay, rng: random.Random) -> str | None:
+    if o.version < 3:
+        return None
+    c = _pick_entry(o, rng, [x for x in _data_entries(o) if x[2].get("status") == 0
+                             and isinstance(x[2]["data_file"].get("first_row_id"), int)])
+    if c is None:
+        return None
+    p, i, e = c
+    e["data_file"]["first_row_id"] = int(e["data_file"]["first_row_id"]) + 1
+    o.touch_manifest(p)
+    return f"{os.path.basename(p)} entries[{i}] (EXISTING).first_row_id raised by one"
 
 
 @damage("manifests.sort-order-id", "manifest", "a data file's sort_order_id is not in sort-orders")
