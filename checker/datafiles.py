@@ -294,6 +294,22 @@ def format_version_of(doc: dict[str, Any]) -> int:
     return v if isinstance(v, int) else 1
 
 
+def _annotation_findings(pf: Any, uri: str) -> list[Finding]:
+    """LogicalTypes.md annotations of the leaf columns of a Parquet file (reference/parquet.py)."""
+    import json
+
+    from iceberg_conformance.reference import parquet as rp
+
+    cols = []
+    for i in range(len(pf.schema)):
+        c = pf.schema.column(i)
+        lt = c.logical_type
+        logical = json.loads(lt.to_json()) if lt is not None and lt.type != "NONE" else None
+        cols.append((c.path, str(c.physical_type), logical, str(c.converted_type)))
+    return [Finding("parquet.annotation", why, rp.CLAUSE_ANNOTATIONS, uri, name)
+            for name, why in rp.annotation_problems(cols)]
+
+
 CLAUSE_EQUALITY_FIELDS = "Equality Delete Files: the column restrictions of identifier fields"
 
 
@@ -466,6 +482,7 @@ def _check_parquet(doc: dict[str, Any], local: str, uri: str, df: dict[str, Any]
             return out
         schema_findings = rp.check_schema(root, index, file=uri, name_mapping=name_mapping)
         out.extend(schema_findings)
+        out.extend(_annotation_findings(pf, uri))
         flagged = {f.location.split(".")[0] for f in schema_findings}
         from iceberg_conformance.reference.arrow import field_id
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import singledispatch
-from typing import Iterable
+from typing import Any, Iterable
 
 from .findings import Finding, Severity
 from .types import (
@@ -456,11 +456,12 @@ def _check_node(t: IcebergType, node: ParquetNode, here: str, visit: object) -> 
             return [Problem("parquet.list-structure",
                             f"{here!r}: the LIST group and its element are required or optional, never repeated",
                             CLAUSE_LIST)]
+        go(element, f"{here}.{rep.name}", t.element_id)
         if rep.name != "list" or element.name != "element":
-            return [Problem("parquet.list-structure",
+            # a writer's fault; the columns are read on (names are not enforced when reading)
+            return [Problem("parquet.nested-names",
                             f"{here!r}: the repeated group is {rep.name!r} holding {element.name!r}; it is named "
                             "list and its element field element", CLAUSE_LIST)]
-        go(element, f"{here}.{rep.name}", t.element_id)
         return []
     if isinstance(t, MapType):
         if not node.is_group or node.logical_name() not in ("Map", "MapKeyValue"):
@@ -477,11 +478,11 @@ def _check_node(t: IcebergType, node: ParquetNode, here: str, visit: object) -> 
         if node.repetition == "repeated":
             return [Problem("parquet.map-structure", f"{here!r}: the MAP group is required or optional, never "
                             "repeated", CLAUSE_MAP)]
-        if (rep.name, key.name, value.name) != ("key_value", "key", "value"):
-            return [Problem("parquet.map-structure", f"{here!r}: the repeated group is {rep.name!r} holding "
-                            f"{key.name!r} and {value.name!r}; they are named key_value, key and value", CLAUSE_MAP)]
         go(key, f"{here}.{rep.name}", t.key_id)
         go(value, f"{here}.{rep.name}", t.value_id)
+        if (rep.name, key.name, value.name) != ("key_value", "key", "value"):
+            return [Problem("parquet.nested-names", f"{here!r}: the repeated group is {rep.name!r} holding "
+                            f"{key.name!r} and {value.name!r}; they are named key_value, key and value", CLAUSE_MAP)]
         return []
     if node.is_group:
         return [_mismatch(t, node, "a primitive column")]
@@ -511,3 +512,51 @@ __all__ = [
     "check_primitive", "check_schema", "index_fields", "leaf_paths", "decimal_fixed_length",
     "max_decimal_digits",
 ]
+
+
+# --- annotations of leaf columns (LogicalTypes.md: Compatibility, TIME, TIMESTAMP) ---------------
+
+CLAUSE_ANNOTATIONS = "Parquet LogicalTypes.md / Compatibility; TIME; TIMESTAMP (deprecated ConvertedType)"
+
+#: the physical types a LogicalType or ConvertedType may annotate (by unit where it matters)
+_TIME_PHYSICAL = {"milliseconds": "INT32", "microseconds": "INT64", "nanoseconds": "INT64"}
+_CONVERTED_PHYSICAL = {"TIME_MILLIS": "INT32", "TIME_MICROS": "INT64", "TIMESTAMP_MILLIS": "INT64",
+                       "TIMESTAMP_MICROS": "INT64"}
+
+
+def _expected_converted(logical: dict[str, Any]) -> str | None:
+    """The ConvertedType that corresponds exactly to a LogicalType (LogicalTypes.md), or None:
+    local (not UTC-adjusted) time and timestamps and nanosecond units have no exact one."""
+    kind = logical.get("Type")
+    simple = {"String": "UTF8", "Enum": "ENUM", "Json": "JSON", "Bson": "BSON", "Date": "DATE",
+              "Decimal": "DECIMAL"}
+    if kind in simple:
+        return simple[kind]
+    if kind in ("Time", "Timestamp") and logical.get("isAdjustedToUTC"):
+        unit = {"milliseconds": "MILLIS", "microseconds": "MICROS"}.get(str(logical.get("timeUnit")))
+        return f"{kind.upper()}_{unit}" if unit else None
+    if kind == "Int":
+        return f"{'INT' if logical.get('isSigned') else 'UINT'}_{logical.get('bitWidth')}"
+    return None
+
+
+def annotation_problems(columns: list[tuple[str, str, dict[str, Any] | None, str]]) -> list[tuple[str, str]]:
+    """(column, why) for leaf columns ``(name, physical type, LogicalType as JSON or None,
+    ConvertedType name or "NONE")``: a TIME LogicalType on another physical type than its unit
+    takes, a TIME/TIMESTAMP ConvertedType on another than int32/int64 as LogicalTypes.md gives,
+    and a LogicalType written without its exact ConvertedType counterpart."""
+    out = []
+    for name, physical, logical, converted in columns:
+        if logical and logical.get("Type") == "Time":
+            want = _TIME_PHYSICAL.get(str(logical.get("timeUnit")))
+            if want and physical != want:
+                out.append((name, f"TIME({logical.get('timeUnit')}) annotates {physical.lower()}; it annotates "
+                                  f"{want.lower()}"))
+        want = _CONVERTED_PHYSICAL.get(converted)
+        if want and physical != want:
+            out.append((name, f"ConvertedType {converted} annotates {physical.lower()}; it annotates {want.lower()}"))
+        expected = _expected_converted(logical) if logical else None
+        if expected and converted != expected:
+            out.append((name, f"LogicalType {logical.get('Type') if logical else ''} is written without its "
+                              f"ConvertedType {expected} (found {converted})"))
+    return out
