@@ -311,6 +311,7 @@ def _annotation_findings(pf: Any, uri: str) -> list[Finding]:
 
 
 CLAUSE_EQUALITY_FIELDS = "Equality Delete Files: the column restrictions of identifier fields"
+CLAUSE_POSITION_ROW = "Position Delete Files: 2147483544 row (required struct)"
 
 
 def equality_field_problems(ids: list[Any], schemas: list[StructType]) -> list[str]:
@@ -373,6 +374,29 @@ def _required_ids(schema: StructType | None) -> set[int]:
                 go(f.field_type, parents_required and f.required)
 
     go(schema, True)
+    return out
+
+
+def _nested_ids(t: Any) -> list[int]:
+    """Field ids of every field nested in Arrow type ``t`` (struct fields, list elements, map
+    keys and values), from their ``PARQUET:field_id`` metadata."""
+    import pyarrow as pa
+
+    from iceberg_conformance.reference.arrow import field_id
+
+    out: list[int] = []
+    children = []
+    if pa.types.is_struct(t):
+        children = [t.field(i) for i in range(t.num_fields)]
+    elif pa.types.is_map(t):
+        children = [t.key_field, t.item_field]
+    elif pa.types.is_list(t) or pa.types.is_large_list(t):
+        children = [t.value_field]
+    for f in children:
+        fid = field_id(f)
+        if fid is not None:
+            out.append(fid)
+        out.extend(_nested_ids(f.type))
     return out
 
 
@@ -458,9 +482,10 @@ def _check_parquet(doc: dict[str, Any], local: str, uri: str, df: dict[str, Any]
     out: list[Finding] = []
     content = df.get("content", 0)
     schemas, current = _schemas(doc)
-    if content == 1:  # position deletes: reserved columns
+    if content == 1:  # position deletes: reserved columns; row holds table columns by their ids
         schemas = schemas + [StructType((NestedField(2147483546, "file_path", StringType(), True),
-                                          NestedField(2147483545, "pos", LongType(), True)))]
+                                          NestedField(2147483545, "pos", LongType(), True),
+                                          NestedField(2147483544, "row", StructType(()), True)))]
     if content == 0 and format_version_of(doc) >= 3:  # row lineage columns a writer may materialize
         schemas = schemas + [StructType((NestedField(2147483540, "_row_id", LongType(), False),
                                           NestedField(2147483539, "_last_updated_sequence_number",
@@ -500,6 +525,16 @@ def _check_parquet(doc: dict[str, Any], local: str, uri: str, df: dict[str, Any]
             add("data.record-count", f"record_count is {rc}, the file has {rows} rows",
                 CLAUSE_DATA_FILE + " (record_count)", "record_count")
         leaves = _arrow_leaves(arrow_schema)
+        if content == 1:
+            row = next((i for i, f in enumerate(arrow_schema) if field_id(f) == 2147483544), None)
+            nulls = pf.read(columns=[arrow_schema[row].name]).column(0).null_count if row is not None else 0
+            if nulls:
+                add("deletes.position-row-null", f"{nulls} delete row(s) have no row values; the row column is "
+                    "written for every delete or omitted", CLAUSE_POSITION_ROW, "file_path")
+            unknown = sorted(i for i in _nested_ids(arrow_schema[row].type) if i not in index) if row is not None else []
+            if unknown:
+                add("deletes.position-row-field-id", f"the row column holds field id(s) {unknown[:10]} that no schema "
+                    "of the table has", CLAUSE_POSITION_ROW, "file_path")
         if content == 2:
             missing = [i for i in df.get("equality_ids") or [] if i not in leaves]
             if missing:

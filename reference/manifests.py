@@ -1013,6 +1013,9 @@ def read_manifest_list(path: str, format_version: int | None = None) -> tuple[li
         lst = _record_of(ids[507][1], named)
         if isinstance(lst, dict) and lst.get("type") == "array":
             summary_ids = _by_id(_record_of(lst["items"], named))
+            if 509 not in summary_ids:
+                findings.append(_finding("manifests.field-missing", "field_summary: required field 509 contains_null "
+                                         "is missing", CLAUSE_LIST, path, "field_summary"))
     entries = []
     # v1 has no content field; one written anyway is read raw (the v1 rows leave it out)
     v1_content = ids[517][0] if version == 1 and 517 in ids else None

@@ -169,6 +169,8 @@ def presence_rule(st: dict[str, Any]) -> str | None:
     if section.endswith(("Manifest Entry Fields", "Data File Fields", "Manifest Lists")) and fid is not None:
         if fid in (2, 102):
             return "manifests.field-missing"  # refused when the schema is read
+        if fid == 509 and section.endswith("Manifest Lists"):
+            return "manifests.field-missing"  # field_summary.contains_null, checked when the list is read
         entry_rows = [(0, "status", None, True, 1, 3), (1, "snapshot_id", None, True, 1, 1)]
         rows = {r[0]: r for r in (entry_rows + list(m._DATA_FILE) + list(m._MANIFEST_FILE))}
         row = rows.get(fid)

@@ -418,6 +418,14 @@ def invalid(goldens: dict[str, dict[str, Any]], lengths: dict[str, int]) -> dict
     bad[0]["content"] = 2
     _raw_write(FILES / "invalid-v2-list-content.avro", lschema, bad, l2["metadata"])
     made["invalid-v2-list-content"] = "a manifest-list entry with content 2"
+    nonull = copy.deepcopy(lschema)
+    parts = next(f for f in nonull["fields"] if f["name"] == "partitions")
+    arr = next(t for t in parts["type"] if isinstance(t, dict)) if isinstance(parts["type"], list) else parts["type"]
+    arr["items"]["fields"] = [f for f in arr["items"]["fields"] if f.get("field-id") != 509]
+    _raw_write(FILES / "invalid-v2-list-no-contains-null.avro", nonull,
+               [dict(r, partitions=[{k: v for k, v in p.items() if k != "contains_null"} for p in r["partitions"]])
+                for r in lrecs], l2["metadata"])
+    made["invalid-v2-list-no-contains-null"] = "field_summary without required field 509 contains_null"
     # found by tests/fuzz.py (seed 9): a manifest list whose partitions field is an int
     pint = copy.deepcopy(lschema)
     for f in pint["fields"]:
