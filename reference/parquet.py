@@ -317,6 +317,10 @@ def _(t: DecimalType, node: ParquetNode) -> list[Problem]:
     problems = []
     if params.get("precision") != str(t.precision) or params.get("scale", "0") != str(t.scale):
         problems.append(_mismatch(t, node, f"DECIMAL({t.precision},{t.scale})"))
+    scale, precision = params.get("scale", "0"), params.get("precision", "")
+    if scale.lstrip("-").isdigit() and precision.isdigit() and not 0 <= int(scale) <= int(precision):
+        problems.append(Problem("parquet.annotation", f"{t}: DECIMAL scale {scale} is outside 0..{precision} "
+                                "(LogicalTypes.md: 0 <= scale <= precision)", CLAUSE_DECIMAL))
     p = t.precision
     # What LogicalTypes.md allows at all:
     limits = {"INT32": 9, "INT64": 18}

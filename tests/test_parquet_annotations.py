@@ -56,3 +56,19 @@ def test_annotations_as_logical_types_gives_them(column: tuple[str, str, Any, st
 def test_annotation_problems(column: tuple[str, str, Any, str], word: str) -> None:
     found = annotation_problems([column])
     assert len(found) == 1 and word in found[0][1], found
+
+
+@pytest.mark.parametrize(("iceberg", "annotation", "bad"), [
+    ("decimal(9, 2)", "Decimal(precision=9, scale=2)", False),
+    ("decimal(9, 0)", "Decimal(precision=9, scale=0)", False),
+    ("decimal(5, 6)", "Decimal(precision=5, scale=6)", True),
+], ids=["scale 2", "scale 0", "scale above precision"])
+def test_decimal_scale_is_within_precision(iceberg: str, annotation: str, bad: bool) -> None:
+    from iceberg_conformance.reference.parquet import check_schema, index_fields, parse_schema_text
+    from iceberg_conformance.reference.types import StructType, parse_type
+
+    schema = parse_type({"type": "struct", "fields": [{"id": 1, "name": "c", "required": False, "type": iceberg}]})
+    assert isinstance(schema, StructType)
+    text = f"required group field_id=-1 schema {{\n  optional int32 field_id=1 c ({annotation});\n}}"
+    found = [f for f in check_schema(parse_schema_text(text), index_fields([schema])) if f.severity == "error"]
+    assert bool([f for f in found if "outside 0.." in f.message]) == bad, found
