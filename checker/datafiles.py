@@ -53,6 +53,8 @@ class ColumnStats:
     #: rows where an enclosing struct is null (some writers leave those out of the counts)
     parent_nulls: int = 0
     partition_values: set[Any] = field(default_factory=set)
+    #: signs (-1.0, 1.0) of the float zeros the column holds (-0.0 precedes +0.0 in bounds)
+    zero_signs: set[float] = field(default_factory=set)
 
 
 def local_path(uri: str) -> str | None:
@@ -110,6 +112,10 @@ def accumulate(stats: ColumnStats, t: IcebergType, arr: Any, *, want_partition: 
         stats.nans += n
         if n:
             values = values.filter(pc.invert(nan_mask))
+        zeros = values.filter(pc.equal(values, 0))
+        if len(zeros):  # 1/-0.0 is -inf, 1/+0.0 is +inf
+            inv = pc.divide(pa.scalar(1.0, pa.float64()), zeros.cast(pa.float64())).to_pylist()
+            stats.zero_signs.update(math.copysign(1.0, x) for x in set(inv))
     if want_partition:
         uniq = pc.unique(arr).to_pylist()
         stats.partition_values.update(
@@ -238,6 +244,11 @@ def compare_stats(df: dict[str, Any], fid: int, t: IcebergType, required: bool, 
                 f"{which}/{fid}")
             continue
         _, b = decoded
+        if isinstance(b, float) and b == 0.0 and (-1.0 if op == "lower" else 1.0) in s.zero_signs \
+                and math.copysign(1.0, b) == (1.0 if op == "lower" else -1.0):
+            add(f"data.{op}-bound", f"{which}[{fid}] is {'+0.0' if op == 'lower' else '-0.0'}, the data holds "
+                f"{'-0.0' if op == 'lower' else '+0.0'} (-0.0 precedes +0.0)", CLAUSE_METRICS, f"{which}/{fid}")
+            continue
         try:
             if op == "lower" and _lt(s.lo, _norm(b, s.lo)):
                 add("data.lower-bound", f"lower_bounds[{fid}] is {_show(b)}, the data's smallest value is "
@@ -809,6 +820,8 @@ def _check_rows(doc: dict[str, Any], df: dict[str, Any], ctx: dict[str, Any], ad
                 continue
             if fid in sources:
                 s.partition_values.add(v)
+            if isinstance(v, float) and v == 0.0:
+                s.zero_signs.add(math.copysign(1.0, v))
             if s.lo is None or _lt(v, s.lo):
                 s.lo = v
             if s.hi is None or _lt(s.hi, v):

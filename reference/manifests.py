@@ -956,6 +956,15 @@ def check_against_list_entry(entries: list[dict[str, Any]], mf: dict[str, Any], 
                                     "minimum number of bytes for its value", CLAUSE_LIST, path, sloc))
             if not real:
                 continue
+            if is_float and isinstance(bound, float) and bound == 0.0:
+                # -0.0 precedes +0.0 (IEEE 754 totalOrder): a bound of the wrong zero excludes a value
+                signs = {math.copysign(1.0, v) for v in real if v == 0.0}
+                wrong = -1.0 if which == "lower_bound" else 1.0
+                if wrong in signs and math.copysign(1.0, bound) == -wrong:
+                    out.append(_finding("manifests.partition-summary", f"field {f.name}: {which} is "
+                                        f"{'+0.0' if wrong < 0 else '-0.0'} but an entry's value is "
+                                        f"{'-0.0' if wrong < 0 else '+0.0'}", CLAUSE_LIST, path, sloc))
+                    continue
             k = [_compare_key(f.field_type, v) for v in real]
             b = _compare_key(f.field_type, bound)
             try:
