@@ -1087,21 +1087,44 @@ def _field_id(o: Overlay, rng: random.Random) -> str | None:
     return f"{os.path.basename(p)}: data_file.record_count has no field-id"
 
 
-@damage("manifests.reserved-field-id", "manifest", "a manifest's data_file struct has a field with id 141")
-def _reserved_141(o: Overlay, rng: random.Random) -> str | None:
+def _in_data_file_schema(o: Overlay, rng: random.Random,
+                         change: Callable[[AvroFile, dict[str, Any]], str | None]) -> str | None:
+    """Apply ``change`` to the data_file record of the Avro schema of a manifest picked at random
+    (with the manifest's file, for its records); what it returns describes the damage."""
     p = _pick(rng, o.manifest_paths())
     if p is None:
         return None
     m = o.manifest(p)
     df = next(f for f in m.schema["fields"] if f.get("field-id") == 2)
     rec = df["type"] if isinstance(df["type"], dict) else next(t for t in df["type"] if isinstance(t, dict))
-    if any(f.get("field-id") == 141 for f in rec["fields"]):
-        return None
-    rec["fields"].append({"name": "reserved_141", "type": ["null", "long"], "default": None, "field-id": 141})
-    for r in m.records:
-        r["data_file"]["reserved_141"] = None
-    o.touch_manifest(p)
-    return f"{os.path.basename(p)}: data_file gained field reserved_141 (id 141)"
+    what = change(m, rec)
+    if what is not None:
+        o.touch_manifest(p)
+        return f"{os.path.basename(p)}: {what}"
+    return None
+
+
+@damage("avro.optional-default", "manifest", "an optional field of a manifest's Avro schema has no default")
+def _optional_default(o: Overlay, rng: random.Random) -> str | None:
+    def drop(_m: AvroFile, rec: dict[str, Any]) -> str | None:
+        victim = _pick(rng, [f for f in rec["fields"] if isinstance(f.get("type"), list) and "default" in f])
+        if victim is None:
+            return None
+        del victim["default"]
+        return f"data_file.{victim['name']} lost its default"
+    return _in_data_file_schema(o, rng, drop)
+
+
+@damage("manifests.reserved-field-id", "manifest", "a manifest's data_file struct has a field with id 141")
+def _reserved_141(o: Overlay, rng: random.Random) -> str | None:
+    def add(m: AvroFile, rec: dict[str, Any]) -> str | None:
+        if any(f.get("field-id") == 141 for f in rec["fields"]):
+            return None
+        rec["fields"].append({"name": "reserved_141", "type": ["null", "long"], "default": None, "field-id": 141})
+        for r in m.records:
+            r["data_file"]["reserved_141"] = None
+        return "data_file gained field reserved_141 (id 141)"
+    return _in_data_file_schema(o, rng, add)
 
 
 @damage("manifests.content-version", "manifest", "a v2 position delete file's file_format set to PUFFIN",

@@ -416,6 +416,40 @@ def _check_schema_ids(schema: AvroSchema, path: str, record: str, findings: list
     except SpecViolation as e:
         rule = "manifests.field-id-missing" if e.rule == "avro.field-id-missing" else e.rule
         findings.append(_finding(rule, e.detail, e.clause or CLAUSE_AVRO, path, e.where))
+    missing = _optional_without_default(schema, record, 0)
+    if missing:
+        findings.append(_finding("avro.optional-default", f"optional field(s) without the Avro default null: "
+                                 f"{', '.join(missing[:8])}" + (f" and {len(missing) - 8} more" if len(missing) > 8 else ""),
+                                 CLAUSE_AVRO, path, "avro.schema"))
+
+
+def _optional_without_default(schema: Any, where: str, depth: int) -> list[str]:
+    """Fields typed as a ``["null", T]`` union whose Avro default is not null (Appendix A:
+    "Optional fields without an Iceberg default must set the Avro field default value to null")."""
+    out: list[str] = []
+    if depth > 64:
+        return out
+    if isinstance(schema, list):
+        for branch in schema:
+            out += _optional_without_default(branch, where, depth + 1)
+    elif isinstance(schema, dict):
+        kind = schema.get("type")
+        if kind == "record":
+            for f in schema.get("fields") or []:
+                if not isinstance(f, dict):
+                    continue
+                t = f.get("type")
+                here = f"{where}.{f.get('name')}"
+                if isinstance(t, list) and t[:1] == ["null"] and ("default" not in f or f["default"] is not None):
+                    out.append(here)
+                out += _optional_without_default(t, here, depth + 1)
+        elif kind == "array":
+            out += _optional_without_default(schema.get("items"), where, depth + 1)
+        elif kind == "map":
+            out += _optional_without_default(schema.get("values"), where, depth + 1)
+        elif isinstance(kind, (dict, list)):
+            out += _optional_without_default(kind, where, depth + 1)
+    return out
 
 
 def _check_fields(have: dict[int, tuple[str, AvroSchema]], rows: list[_Row], version: int, record: str,

@@ -463,6 +463,12 @@ def invalid(goldens: dict[str, dict[str, Any]], lengths: dict[str, int]) -> dict
     _raw_write(FILES / "invalid-v2-field-141.avro", r141, [dict(r, data_file=dict(r["data_file"], reserved_141=None))
                                                          for r in records], base["metadata"])
     made["invalid-v2-field-141"] = "data_file has a field with the reserved id 141"
+    nodef = copy.deepcopy(schema)
+    dfn = next(f for f in nodef["fields"] if f["name"] == "data_file")["type"]
+    km = next(f for f in dfn["fields"] if f["name"] == "key_metadata")
+    km.pop("default", None)
+    _raw_write(FILES / "invalid-v2-optional-no-default.avro", nodef, records, base["metadata"])
+    made["invalid-v2-optional-no-default"] = "the optional field key_metadata has no Avro default"
     nob = copy.deepcopy(ref_manifests.manifest_avro_schema(1, p1))
     dfb = next(f for f in nob["fields"] if f["name"] == "data_file")["type"]
     dfb["fields"] = [f for f in dfb["fields"] if f.get("field-id") != 105]
