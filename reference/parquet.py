@@ -406,6 +406,11 @@ def check_schema(root: ParquetNode, fields: FieldIndex, *, file: str = "",
             return
         if fid is None:
             return
+        if node.repetition == "repeated" and node.logical_name() not in ("List", "Map", "MapKeyValue"):
+            # LIST and MAP groups hold the only repeated levels (their repeated groups are not visited here)
+            add(Problem("parquet.list-structure", f"column {here!r} is repeated outside a LIST or MAP group "
+                        "(no unannotated repeated types with the annotations)", CLAUSE_LIST), here)
+            return
         known = fields.get(fid)
         if known is None:
             add(Problem("parquet.field-id-unknown",

@@ -81,3 +81,19 @@ def test_map_names(text: str) -> None:
 def test_columns_under_misnamed_groups_are_still_checked() -> None:
     text = _list(element="item").replace("int64 field_id=2", "int64 field_id=5")
     assert _errors(LIST, text) == {"parquet.nested-names", "parquet.field-id-mismatch"}
+
+
+@pytest.mark.parametrize("text", [
+    "required group field_id=-1 schema {\n  repeated int64 field_id=1 c;\n}",
+    "required group field_id=-1 schema {\n  optional group field_id=1 c {\n    repeated int64 field_id=2 x;\n  }\n}",
+], ids=["top-level repeated", "repeated in a struct"])
+def test_unannotated_repeated_fields(text: str) -> None:
+    from iceberg_conformance.reference.parquet import check_schema, index_fields, parse_schema_text
+    from iceberg_conformance.reference.types import StructType, parse_type
+
+    schema = parse_type({"type": "struct", "fields": [{"id": 1, "name": "c", "required": False, "type": (
+        "long" if "x;" not in text else {"type": "struct", "fields": [{"id": 2, "name": "x", "required": False,
+                                                                       "type": "long"}]})}]})
+    assert isinstance(schema, StructType)
+    found = {f.rule for f in check_schema(parse_schema_text(text), index_fields([schema])) if f.severity == "error"}
+    assert found == {"parquet.list-structure"}
