@@ -54,3 +54,21 @@ def test_row_value_field_ids_are_the_table_s(tmp_path: Path) -> None:
 @pytest.mark.parametrize("rows", [[{"id": 4, "data": "d"}, None], [None, None]], ids=["one missing", "all missing"])
 def test_every_delete_row_has_its_values(tmp_path: Path, rows: list[dict[str, Any] | None]) -> None:
     assert _errors(_with_rows(tmp_path, rows)) == {"deletes.position-row-null"}
+
+
+@pytest.mark.parametrize(("metrics", "rule"), [
+    ({"value_counts": {"2147483545": 2}}, None),
+    ({"value_counts": {"2147483545": 1}}, "data.value-count"),
+    ({"lower_bounds": {"2147483545": (1).to_bytes(8, "little").hex()}}, "data.lower-bound"),
+    ({"upper_bounds": {"2147483545": (0).to_bytes(8, "little").hex()}}, "data.upper-bound"),
+], ids=["counts all deletes", "counts one of two", "lower bound above a position", "upper bound below one"])
+def test_delete_file_metrics_cover_every_deleted_row(tmp_path: Path, metrics: dict[str, Any], rule: str | None) -> None:
+    md = t._write(tmp_path, 2)
+    target = t._newest_data_file(md)
+    path = os.path.join(t._doc(md)["location"], "data", "deletes-metrics.parquet")
+    schema = pa.schema([_field("file_path", pa.string(), 2147483546), _field("pos", pa.int64(), 2147483545)])
+    pq.write_table(pa.table({"file_path": [target["file_path"]] * 2, "pos": [0, 1]}, schema=schema), path)
+    df = {"content": 1, "file_path": path, "file_format": "PARQUET", "partition": target["partition"],
+          "record_count": 2, "file_size_in_bytes": os.path.getsize(path), **metrics}
+    found = _errors(str(t._commit_delete_file(md, df)))
+    assert found == ({rule} if rule else set())
