@@ -311,14 +311,20 @@ def _annotation_findings(pf: Any, uri: str) -> list[Finding]:
 
     from iceberg_conformance.reference import parquet as rp
 
-    cols = []
+    cols, ranges = [], []
+    meta = pf.metadata
     for i in range(len(pf.schema)):
         c = pf.schema.column(i)
         lt = c.logical_type
         logical = json.loads(lt.to_json()) if lt is not None and lt.type != "NONE" else None
         cols.append((c.path, str(c.physical_type), logical, str(c.converted_type)))
+        if logical and logical.get("Type") == "Int":
+            for rg in range(meta.num_row_groups):
+                st = meta.row_group(rg).column(i).statistics
+                if st is not None and st.has_min_max:
+                    ranges.append((c.path, logical, st.min, st.max))
     return [Finding("parquet.annotation", why, rp.CLAUSE_ANNOTATIONS, uri, name)
-            for name, why in rp.annotation_problems(cols)]
+            for name, why in rp.annotation_problems(cols) + rp.int_range_problems(ranges)]
 
 
 CLAUSE_EQUALITY_FIELDS = "Equality Delete Files: the column restrictions of identifier fields"

@@ -569,3 +569,19 @@ def annotation_problems(columns: list[tuple[str, str, dict[str, Any] | None, str
             out.append((name, f"LogicalType {logical.get('Type') if logical else ''} is written without its "
                               f"ConvertedType {expected} (found {converted})"))
     return out
+
+
+def int_range_problems(columns: list[tuple[str, dict[str, Any] | None, Any, Any]]) -> list[tuple[str, str]]:
+    """(column, why) for leaf columns ``(name, LogicalType as JSON or None, min, max)`` whose
+    ``Int(bitWidth, isSigned)`` annotation does not hold the values ("Implementations must not
+    write values that are larger than the annotation allows")."""
+    out = []
+    for name, logical, lo, hi in columns:
+        if not logical or logical.get("Type") != "Int" or not isinstance(lo, int) or not isinstance(hi, int):
+            continue
+        width = int(logical.get("bitWidth") or 64)
+        low, high = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if logical.get("isSigned") else (0, (1 << width) - 1)
+        if lo < low or hi > high:
+            out.append((name, f"values {lo}..{hi} do not fit the annotation Int({width}, "
+                              f"{'signed' if logical.get('isSigned') else 'unsigned'}) ({low}..{high})"))
+    return out

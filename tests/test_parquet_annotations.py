@@ -72,3 +72,28 @@ def test_decimal_scale_is_within_precision(iceberg: str, annotation: str, bad: b
     text = f"required group field_id=-1 schema {{\n  optional int32 field_id=1 c ({annotation});\n}}"
     found = [f for f in check_schema(parse_schema_text(text), index_fields([schema])) if f.severity == "error"]
     assert bool([f for f in found if "outside 0.." in f.message]) == bad, found
+
+
+@pytest.mark.parametrize(("logical", "lo", "hi", "bad"), [
+    ({"Type": "Int", "bitWidth": 8, "isSigned": True}, -128, 127, False),
+    ({"Type": "Int", "bitWidth": 8, "isSigned": True}, -129, 0, True),
+    ({"Type": "Int", "bitWidth": 16, "isSigned": True}, 0, 40000, True),
+    ({"Type": "Int", "bitWidth": 8, "isSigned": False}, 0, 255, False),
+    ({"Type": "Int", "bitWidth": 8, "isSigned": False}, -1, 3, True),
+    (None, -(1 << 40), 1 << 40, False),
+], ids=["int8 range", "below int8", "above int16", "uint8 range", "negative uint8", "no annotation"])
+def test_values_fit_the_int_annotation(logical: Any, lo: int, hi: int, bad: bool) -> None:
+    from iceberg_conformance.reference.parquet import int_range_problems
+
+    assert bool(int_range_problems([("c", logical, lo, hi)])) == bad
+
+
+def test_a_written_int8_column_checks_clean(tmp_path: Any) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from iceberg_conformance.checker.datafiles import _annotation_findings
+
+    path = tmp_path / "i8.parquet"
+    pq.write_table(pa.table({"b": pa.array([-128, 5, 127], pa.int8())}), path)
+    assert _annotation_findings(pq.ParquetFile(path), str(path)) == []
