@@ -35,10 +35,12 @@ PARTITION_STATS_FIELDS = {
 }
 
 
-def check_statistics_file(entry: dict[str, Any], path: str, table: str, where: str) -> list[Finding]:
+def check_statistics_file(entry: dict[str, Any], path: str, table: str, where: str,
+                          field_ids: set[int] | None = None) -> list[Finding]:
     """A ``statistics`` entry against its Puffin file: ``file-footer-size-in-bytes`` is the
-    footer's size (magic to magic), and every ``blob-metadata`` item names a blob of the footer
-    (same type, snapshot-id, sequence-number and fields) whose properties include its own."""
+    footer's size (magic to magic), every ``blob-metadata`` item names a blob of the footer
+    (same type, snapshot-id, sequence-number and fields) whose properties include its own, and
+    (given ``field_ids``, the ids of the table's schemas) every blob's fields are field ids."""
     from iceberg_conformance.reference.errors import SpecViolation
     from iceberg_conformance.reference.puffin import read_puffin
 
@@ -54,6 +56,13 @@ def check_statistics_file(entry: dict[str, Any], path: str, table: str, where: s
                            f"of {entry.get('statistics-path')} has {footer} bytes", CLAUSE_STATS, table,
                            f"{where}/file-footer-size-in-bytes"))
     blobs = pf.metadata.blobs
+    if field_ids is not None:
+        for i, b in enumerate(blobs):
+            unknown = [f for f in b.fields if f not in field_ids]
+            if unknown:
+                out.append(Finding("files.statistics-fields", f"blob {i} ({b.type}) was computed for field id(s) "
+                                   f"{unknown}, which no schema of the table has", CLAUSE_STATS, table,
+                                   f"{where}/statistics-path"))
     for i, bm in enumerate(entry.get("blob-metadata") or []):
         if not isinstance(bm, dict):
             continue

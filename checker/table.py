@@ -459,10 +459,19 @@ def _run_metadata(unit: Unit) -> list[Finding]:
                 from iceberg_conformance.reference.puffin import validate_puffin
 
                 out.extend(validate_puffin(p))
-                out.extend(stats.check_statistics_file(st, p, unit.table, f"/{key}/{i}"))
+                out.extend(stats.check_statistics_file(st, p, unit.table, f"/{key}/{i}", _all_field_ids(doc)))
             else:
                 out.extend(stats.check_partition_statistics_file(p, format_version(doc), unit.table, where))
     return out
+
+
+def _all_field_ids(doc: dict[str, Any]) -> set[int] | None:
+    """The field ids of every schema of the table (None when a schema cannot be read)."""
+    from iceberg_conformance.checker.datafiles import _schemas
+    from iceberg_conformance.reference.schema import walk
+
+    schemas, _ = _schemas(doc)
+    return {fid for s in schemas for fid, _ in walk(s)} if schemas else None
 
 
 def _unavailable(file: str, location: str, why: str) -> Finding:

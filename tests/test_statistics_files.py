@@ -118,3 +118,19 @@ def test_metadata_log_files_keep_the_table_uuid(tmp_path: Path, earlier_uuid: st
     md.write_text(json.dumps(doc), encoding="utf-8")
     rules = [f.rule for f in check_table(str(md), metadata_only=True).findings if f.rule == "metadata.table-uuid-changed"]
     assert rules == found
+
+
+def test_statistics_blobs_are_computed_for_table_field_ids(tmp_path: Path) -> None:
+    md = Path(write_table(str(tmp_path / "t"), 2))
+    doc = json.loads(md.read_text(encoding="utf-8"))
+    snap = doc["snapshots"][-1]
+    puffin = md.parent / "stats-unknown-field.puffin"
+    data = write_puffin([theta_blob([b"\x01"], [999], snap["snapshot-id"], snap.get("sequence-number", 0))])
+    puffin.write_bytes(data)
+    doc["statistics"] = [{"snapshot-id": snap["snapshot-id"], "statistics-path": str(puffin),
+                          "file-size-in-bytes": len(data),
+                          "file-footer-size-in-bytes": len(data) - data.rindex(b"PFA1", 0, len(data) - 4),
+                          "blob-metadata": []}]
+    md.write_text(json.dumps(doc), encoding="utf-8")
+    rules = [f.rule for f in check_table(str(md), metadata_only=True).findings if f.rule.startswith("files.statistics")]
+    assert rules == ["files.statistics-fields"]
