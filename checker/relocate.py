@@ -151,7 +151,8 @@ def relocate_table(src: str, dst: str, old: str, new: str) -> None:
         if ".metadata.json" not in name:
             continue
         gz = name.endswith(".gz") or ".gz." in name
-        raw = gzip.decompress(open(local, "rb").read()) if gz else open(local, "rb").read()
+        with open(local, "rb") as f:
+            raw = gzip.decompress(f.read()) if gz else f.read()
         doc = _swap(json.loads(raw), old, new)
         out = json.dumps(doc, indent=2).encode("utf-8")
         with open(local, "wb") as f:

@@ -45,11 +45,13 @@ TABLE_SCAN = "table-scan"          #: rows of a table snapshot read
 EVOLUTION = "evolution"            #: schema and partition-spec evolution judged allowed or not
 MANIFEST_CHECK = "manifest-check"  #: manifests validated against their manifest-list entry
 COMMIT_RETRY = "commit-retry"      #: the retry rules of Commit Conflict Resolution and Retry
+EXPRESSIONS = "expressions"        #: expressions: JSON read and written, bound, evaluated on rows
+PROJECTION = "projection"          #: predicates projected through partition transforms
 
 ALL_CAPABILITIES = (
     HASH, TRANSFORM, BINARY, VALUE_JSON, SCHEMA_JSON, PARTITION_SPEC_JSON, METADATA,
     MANIFEST_READ, MANIFEST_WRITE, PUFFIN_READ, PUFFIN_WRITE, TABLE_SCAN, EVOLUTION,
-    MANIFEST_CHECK, COMMIT_RETRY,
+    MANIFEST_CHECK, COMMIT_RETRY, EXPRESSIONS, PROJECTION,
 )
 
 
@@ -252,6 +254,40 @@ class CommitRetrying(Protocol):
         ...
 
 
+@runtime_checkable
+class ExpressionHandling(Protocol):
+    """Capability ``expressions``: Iceberg expressions (apache/iceberg
+    ``format/expressions-spec.md``, the form the REST catalog OpenAPI's ``Predicate`` carries).
+    Predicates cross the boundary in their Appendix B JSON form; schemas as Appendix C JSON; a
+    row as a struct in JSON single-value form (an object keyed by field id)."""
+
+    def expression_roundtrip(self, expr: JSON) -> JSON:
+        """Parse a predicate and write it back; :class:`Rejected` if it is not one."""
+        ...
+
+    def expression_bind(self, schema: JSON, expr: JSON, case_sensitive: bool) -> JSON:
+        """Bind the predicate to ``schema`` and write the bound predicate back (ID references,
+        constants in the JSON single-value form of their type); :class:`Rejected` if it does
+        not bind."""
+        ...
+
+    def expression_evaluate(self, schema: JSON, expr: JSON, row: JSON, case_sensitive: bool) -> bool:
+        """The value (true or false) of the predicate, bound to ``schema``, on ``row``."""
+        ...
+
+
+@runtime_checkable
+class Projecting(Protocol):
+    """Capability ``projection``: a predicate on a source column projected through a partition
+    spec ("Scan Planning": inclusive projection; strict projection its dual)."""
+
+    def projection_accepts(self, schema: JSON, spec: JSON, expr: JSON, mode: str, partition: JSON) -> bool:
+        """Project ``expr`` (bound to ``schema``) through ``spec``, ``mode`` ``"inclusive"``
+        or ``"strict"``, and evaluate the projection on ``partition`` (the partition tuple
+        in JSON single-value form keyed by partition field id)."""
+        ...
+
+
 CAPABILITY_PROTOCOLS: dict[str, type] = {
     HASH: Hashing,
     TRANSFORM: Transforming,
@@ -268,6 +304,8 @@ CAPABILITY_PROTOCOLS: dict[str, type] = {
     EVOLUTION: Evolving,
     MANIFEST_CHECK: ManifestChecking,
     COMMIT_RETRY: CommitRetrying,
+    EXPRESSIONS: ExpressionHandling,
+    PROJECTION: Projecting,
 }
 
 

@@ -23,7 +23,9 @@ import pytest
 from iceberg_conformance.suites.spark import golden
 from iceberg_conformance.suites.spark import tables as _tables  # noqa: F401  (registers the generators)
 from iceberg_conformance.suites.spark import producers as _producers  # noqa: F401, I001  (after Spark's)
-from iceberg_conformance.suites.spark.readers import JSON_READERS, READERS, ReaderUnavailable, canonical_rows
+from iceberg_conformance.suites.spark.readers import (  # noqa: F401  (diff_rows: used by test_producers)
+    JSON_READERS, READERS, ReaderUnavailable, canonical_rows, diff_rows,
+)
 
 pytestmark = [
     pytest.mark.spark, pytest.mark.area("golden-tables"),
@@ -85,35 +87,6 @@ def _load(golden_dir: Path, name: str) -> dict[str, Any]:
 
 def _schemas(md: dict[str, Any]) -> dict[int, dict[str, Any]]:
     return {s["schema-id"]: s for s in md.get("schemas", [])} or {md["schema"].get("schema-id", 0): md["schema"]}
-
-
-def _key(row: dict[str, Any]) -> str:
-    return json.dumps(row, sort_keys=True, ensure_ascii=False)
-
-
-def diff_rows(expected: list[dict[str, Any]], actual: list[dict[str, Any]]) -> list[str]:
-    """Multiset difference of two row lists, as readable lines ([] when equal)."""
-    lines = []
-    exp_cols = sorted({k for r in expected for k in r})
-    act_cols = sorted({k for r in actual for k in r})
-    if actual and exp_cols and exp_cols != act_cols:
-        lines.append(f"columns: expected {exp_cols}, read {act_cols}")
-    remaining: dict[str, int] = {}
-    for r in actual:
-        remaining[_key(r)] = remaining.get(_key(r), 0) + 1
-    missing = []
-    for r in expected:
-        k = _key(r)
-        if remaining.get(k):
-            remaining[k] -= 1
-        else:
-            missing.append(k)
-    extra = [k for k, n in remaining.items() for _ in range(n)]
-    if len(expected) != len(actual):
-        lines.append(f"row count: expected {len(expected)}, read {len(actual)}")
-    lines += [f"  - missing:    {k}" for k in missing]
-    lines += [f"  + unexpected: {k}" for k in extra]
-    return lines
 
 
 @pytest.mark.parametrize(("table", "reader"), _params())

@@ -96,7 +96,7 @@ class Case:
         return (self.file.parent / name).resolve()
 
     def clause(self) -> str:
-        return "; ".join(s["section"] for s in self.spec)
+        return "; ".join(dict.fromkeys(s["section"] for s in self.spec))
 
     def where(self) -> str:
         """``vectors/hash/decimal.json tests[3]``."""

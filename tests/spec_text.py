@@ -1,7 +1,9 @@
 """The current spec's text, for self-tests that check quotes are verbatim.
 
 ``ICEBERG_CONFORMANCE_SPEC`` names a copy of apache/iceberg ``format/spec.md`` (with
-``puffin-spec.md`` beside it); without it, tests that need the text are skipped. Quotes are
+``puffin-spec.md`` and ``expressions-spec.md`` beside it, and the REST catalog OpenAPI where a
+checkout has it, ``../open-api/rest-catalog-open-api.yaml``); without it, tests that need the
+text are skipped. Quotes are
 compared after :func:`normalize`: Markdown links become their text, emphasis and code marks
 go, table cells are separated by `` | ``, typographic apostrophes become straight ones and
 white space is collapsed, so a quote may be a sentence or a table row as it reads.
@@ -35,9 +37,10 @@ def normalize(text: str) -> str:
 def _load(spec: str) -> str:
     path = Path(spec)
     text = normalize(path.read_text(encoding="utf-8"))
-    puffin = path.with_name("puffin-spec.md")
-    if puffin.exists():
-        text += " " + normalize(puffin.read_text(encoding="utf-8"))
+    for beside in (path.with_name("puffin-spec.md"), path.with_name("expressions-spec.md"),
+                   path.parent.parent / "open-api" / "rest-catalog-open-api.yaml"):
+        if beside.exists():
+            text += " " + normalize(beside.read_text(encoding="utf-8"))
     return text
 
 

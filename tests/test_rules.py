@@ -18,10 +18,10 @@ from iceberg_conformance.reference.findings import Finding
 from iceberg_conformance.reference.rules import LEVELS, catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
-AREAS = {"metadata", "manifest-list", "manifest", "data-file", "delete-file", "puffin", "values", "kit"}
+AREAS = {"metadata", "manifest-list", "manifest", "data-file", "delete-file", "puffin", "values", "expressions", "kit"}
 PREFIXES = ("metadata", "manifests", "snapshot", "files", "parquet", "dv", "puffin", "avro", "checker", "data",
             "deletes", "arrow", "partition", "schema", "types", "values", "transforms", "binary", "commit",
-            "evolution", "scan")
+            "evolution", "scan", "expressions")
 #: strings of the rule form that are not rules (an Arrow extension name, Avro header keys)
 NOT_RULES = {"arrow.uuid", "avro.codec", "avro.schema"}
 RULE_LITERAL = re.compile(r'"((?:%s)\.[a-z0-9-]+)"' % "|".join(PREFIXES))
@@ -59,6 +59,32 @@ def test_catalogue_entry_is_complete(rule: str) -> None:
     assert r.quote or r.note, f"{rule}: neither a spec sentence nor the kit's reason"
     if r.level.startswith("KIT"):
         assert r.note, f"{rule}: a kit rule says why"
+
+
+def _vector_rules() -> dict[str, str]:
+    """Rule ids the vectors' error cases name, with one file each."""
+    out: dict[str, str] = {}
+    for path in sorted((ROOT / "vectors").rglob("*.json")):
+        for m in RULE_LITERAL.finditer(path.read_bytes().decode("utf-8", "replace")):
+            if m.group(1) not in NOT_RULES:
+                out.setdefault(m.group(1), str(path.relative_to(ROOT)))
+    return out
+
+
+@pytest.mark.parametrize("rule", sorted(r for r in _vector_rules() if r.startswith("expressions.")))
+def test_vector_rule_is_catalogued(rule: str) -> None:
+    assert rule in catalogue(), f"{rule} ({_vector_rules()[rule]}) is named by a vector but not in reference/rules.json"
+
+
+def test_expressions_rules_quote_the_spec_verbatim() -> None:
+    """The expressions rules' sentences are in format/expressions-spec.md as written (checked
+    when ``ICEBERG_CONFORMANCE_SPEC`` names a copy of the spec; see tests/spec_text.py)."""
+    from tests.spec_text import normalize, spec_text
+
+    text = spec_text()
+    missing = [f"{r.id}: {r.quote!r}" for r in catalogue().values()
+               if r.id.startswith("expressions.") and r.quote and normalize(r.quote) not in text]
+    assert not missing, "quotes not in the spec:\n" + "\n".join(missing)
 
 
 def test_damage_cases_break_catalogued_rules() -> None:

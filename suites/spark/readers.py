@@ -11,6 +11,7 @@ maps as ``{"keys": [...], "values": [...]}``, NaN and infinities as strings.
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import math
 import uuid
 from decimal import Decimal, localcontext
@@ -44,7 +45,9 @@ def canonical(t: Any, v: Any) -> Any:
         if kind == "list":
             return [canonical(t["element"], e) for e in v]
         if kind == "map":
-            pairs = list(v.items()) if isinstance(v, dict) else [tuple(p) for p in v]
+            # a dict, (key, value) pairs, or {"key": k, "value": v} entries (a map as a list of structs)
+            pairs = list(v.items()) if isinstance(v, dict) else [
+                (p["key"], p["value"]) if isinstance(p, dict) else tuple(p) for p in v]
             return {"keys": [canonical(t["key"], k) for k, _ in pairs],
                     "values": [canonical(t["value"], x) for _, x in pairs]}
         raise TypeError(f"unknown type {kind}")
@@ -82,13 +85,17 @@ def canonical(t: Any, v: Any) -> Any:
             return _micros_text((v - EPOCH_TZ) // _dt.timedelta(microseconds=1)) + "+00:00"
         return _micros_text(int(v)) + "+00:00"
     if t in ("timestamp_ns", "timestamptz_ns"):   # read as int64 nanoseconds (see arrow_rows)
+        if isinstance(v, _dt.datetime):            # a reader that hands back a datetime (microseconds)
+            if v.tzinfo is not None:
+                v = v.astimezone(_dt.timezone.utc).replace(tzinfo=None)
+            v = (v - EPOCH) // _dt.timedelta(microseconds=1) * 1000
         secs, nanos = divmod(int(v), 1_000_000_000)
         text = _micros_text(secs * 1_000_000)[:-7] + f".{nanos:09d}"
         return text + "+00:00" if t == "timestamptz_ns" else text
     if t == "unknown":
         raise TypeError(f"an unknown-typed column holds {v!r}, not null")
-    if t == "string":
-        return str(v)
+    if t == "string":   # some readers hand back the UTF-8 bytes (ClickHouse's String is bytes)
+        return bytes(v).decode("utf-8") if isinstance(v, (bytes, bytearray)) else str(v)
     if t == "uuid":
         return str(uuid.UUID(bytes=bytes(v))) if isinstance(v, (bytes, bytearray)) else str(v).lower()
     if t == "binary" or t.startswith("fixed["):
@@ -108,6 +115,36 @@ def canonical_rows(schema: dict[str, Any], rows: list[dict[str, Any]]) -> list[d
     for r in rows:
         out.append({k: canonical(by_name[k]["type"], v) if k in by_name else v for k, v in r.items()})
     return out
+
+
+def _row_key(row: dict[str, Any]) -> str:
+    return json.dumps(row, sort_keys=True, ensure_ascii=False)
+
+
+def diff_rows(expected: list[dict[str, Any]], actual: list[dict[str, Any]]) -> list[str]:
+    """Multiset difference of two row lists, as readable lines ([] when equal); the missing and
+    the unexpected rows are each sorted, so the lines do not depend on the order rows were read in."""
+    lines = []
+    exp_cols = sorted({k for r in expected for k in r})
+    act_cols = sorted({k for r in actual for k in r})
+    if actual and exp_cols and exp_cols != act_cols:
+        lines.append(f"columns: expected {exp_cols}, read {act_cols}")
+    remaining: dict[str, int] = {}
+    for r in actual:
+        remaining[_row_key(r)] = remaining.get(_row_key(r), 0) + 1
+    missing = []
+    for r in expected:
+        k = _row_key(r)
+        if remaining.get(k):
+            remaining[k] -= 1
+        else:
+            missing.append(k)
+    extra = [k for k, n in remaining.items() for _ in range(n)]
+    if len(expected) != len(actual):
+        lines.append(f"row count: expected {len(expected)}, read {len(actual)}")
+    lines += [f"  - missing:    {k}" for k in sorted(missing)]
+    lines += [f"  + unexpected: {k}" for k in sorted(extra)]
+    return lines
 
 
 # --- readers -----------------------------------------------------------------------------

@@ -255,12 +255,21 @@ def v2_avro_data(t: TableWriter) -> None:
     t.expect("append", PRIMITIVE_ROWS)
 
 
+# ORC stores a timestamp as whole seconds (truncated toward zero) plus nanoseconds, so a value in
+# the last second before 1970 is stored exactly like one a second later: 1969-12-31T23:59:59.999999
+# reads back as 1970-01-01T00:00:00.999999 from every ORC reader, Iceberg Java's included
+# (ORC-763). That is a limit of the ORC format, not of a reader: the ORC table's pre-1970 value
+# is one second earlier, where the readers' adjustment for negative seconds applies.
+ORC_ROWS: list[Row] = [dict(r, ts="1969-12-31T23:59:58.999999") if r["id"] == 2 else r for r in PRIMITIVE_ROWS]
+
+
 @golden_table(name="v2_orc_data", format_version=2, features=("v2", "orc-data"),
-              description="v2 table whose data files are ORC")
+              description="v2 table whose data files are ORC (its pre-1970 timestamp is 1969-12-31T23:59:58.999999: "
+                          "ORC cannot tell the last second before 1970 from the first after)")
 def v2_orc_data(t: TableWriter) -> None:
     t.create(PRIMITIVES, properties={"write.format.default": "orc"})
-    t.insert(PRIMITIVE_ROWS)
-    t.expect("append", PRIMITIVE_ROWS)
+    t.insert(ORC_ROWS)
+    t.expect("append", ORC_ROWS)
 
 
 @golden_table(name="v2_branches_tags", format_version=2, features=("v2", "branch", "tag", "refs"),

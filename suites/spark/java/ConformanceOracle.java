@@ -23,7 +23,13 @@ import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.SingleValueParser;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.expressions.Binder;
+import org.apache.iceberg.expressions.Evaluator;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.ExpressionParser;
+import org.apache.iceberg.expressions.Projections;
 import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.node.ArrayNode;
@@ -136,6 +142,34 @@ public final class ConformanceOracle {
               TableMetadataParser.read(org.apache.iceberg.Files.localInput(a.get("path").asText()));
           return MAPPER.readTree(TableMetadataParser.toJson(md));
         }
+      case "expression_json":
+        return MAPPER.readTree(ExpressionParser.toJson(ExpressionParser.fromJson(a.get("expression"))));
+      case "expression_bind":
+        {
+          Schema schema = SchemaParser.fromJson(a.get("schema"));
+          Expression bound = Binder.bind(schema.asStruct(), ExpressionParser.fromJson(a.get("expression")),
+              a.get("case_sensitive").asBoolean());
+          return MAPPER.readTree(ExpressionParser.toJson(bound));
+        }
+      case "expression_evaluate":
+        {
+          Schema schema = SchemaParser.fromJson(a.get("schema"));
+          Evaluator evaluator = new Evaluator(schema.asStruct(),
+              ExpressionParser.fromJson(a.get("expression")), a.get("case_sensitive").asBoolean());
+          return NODES.booleanNode(evaluator.eval(row(schema.asStruct(), a.get("row"))));
+        }
+      case "projection_accepts":
+        {
+          Schema schema = SchemaParser.fromJson(a.get("schema"));
+          PartitionSpec spec = PartitionSpecParser.fromJson(schema, a.get("spec"));
+          Expression expr = ExpressionParser.fromJson(a.get("expression"));
+          Expression projected = "strict".equals(a.get("mode").asText())
+              ? Projections.strict(spec).project(expr)
+              : Projections.inclusive(spec).project(expr);
+          Types.StructType partitionType = spec.partitionType();
+          return NODES.booleanNode(
+              new Evaluator(partitionType, projected).eval(row(partitionType, a.get("partition"))));
+        }
       default:
         throw new Unsupported("unknown oracle operation " + op);
     }
@@ -231,6 +265,49 @@ public final class ConformanceOracle {
       }
     }
     return MAPPER.readTree(SingleValueParser.toJson(t, v));
+  }
+
+  // --- rows ----------------------------------------------------------------------------
+
+  /** A row of a struct type from its JSON single-value form (an object keyed by field id). */
+  static final class Row implements StructLike {
+    private final Object[] values;
+
+    Row(int size) {
+      values = new Object[size];
+    }
+
+    @Override
+    public int size() {
+      return values.length;
+    }
+
+    @Override
+    public <T> T get(int pos, Class<T> javaClass) {
+      return javaClass.cast(values[pos]);
+    }
+
+    @Override
+    public <T> void set(int pos, T value) {
+      values[pos] = value;
+    }
+  }
+
+  static Row row(Types.StructType struct, JsonNode node) {
+    Row out = new Row(struct.fields().size());
+    for (int i = 0; i < struct.fields().size(); i++) {
+      Types.NestedField f = struct.fields().get(i);
+      JsonNode v = node == null ? null : node.get(String.valueOf(f.fieldId()));
+      if (v == null || v.isNull()) {
+        continue;
+      }
+      if (f.type().typeId() == Type.TypeID.DATE && v.isIntegralNumber()) {
+        out.set(i, v.asInt());   // a day partition value: the table spec's int (days from 1970-01-01)
+      } else {
+        out.set(i, f.type().isStructType() ? row(f.type().asStructType(), v) : value(f.type(), v));
+      }
+    }
+    return out;
   }
 
   // --- hashing and transforms ----------------------------------------------------------

@@ -1,0 +1,402 @@
+"""Judging a consumer's reading of a table, and the producer x consumer x capability report.
+
+A *cell record* is what one test (table x consumer) found: its status, the normalized problems
+(:mod:`.harness`), their digest and the known-failure entry that matched. Statuses:
+
+* ``PASS`` - every live snapshot read with exactly the expected rows;
+* ``FAIL`` - something differs and no known-failure entry has that digest (or an entry exists
+  and the consumer now reads the table: the entry is stale);
+* ``KNOWN-FAILURE`` - a known bug of the engine: an entry of ``known-failures-consumers.json``
+  (``kind: "bug"``) with the same table, consumer and digest;
+* ``UNSUPPORTED`` - the engine says it does not do this (``kind: "unsupported"``), or the
+  adapter declares it (time travel for consumers that read only the current snapshot);
+* ``NOT-RUN`` - the engine could not be run at all (``not-run.json``).
+
+A capability cell (producer x consumer x capability) combines the records of the tables of that
+producer that exercise the capability: the worst status wins (FAIL, KNOWN-FAILURE, UNSUPPORTED,
+PASS). A known failure counts only for the capabilities its entry names; for a table's other
+capabilities it says nothing, and a cell all of whose tables are in that case is ``UNTESTED``.
+
+``python -m iceberg_conformance.suites.matrix.report --cells DIR --out DIR`` writes
+``matrix-consumers.json``, ``.md`` and ``.html`` (a self-contained heat-map) from the records
+the tests wrote.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import html
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+KNOWN_FILE = HERE / "known-failures-consumers.json"
+CAPABILITIES_FILE = HERE / "capabilities.json"
+NOT_RUN_FILE = HERE / "not-run.json"
+
+PASS, FAIL, KNOWN, UNSUPPORTED, UNTESTED, NOT_RUN = (
+    "PASS", "FAIL", "KNOWN-FAILURE", "UNSUPPORTED", "UNTESTED", "NOT-RUN")
+#: worst first: a cell takes the first of these its tables have
+PRECEDENCE = (FAIL, KNOWN, UNSUPPORTED, PASS)
+STATUSES = (PASS, FAIL, KNOWN, UNSUPPORTED, UNTESTED, NOT_RUN)
+TEST_FILE = "suites/test_matrix.py"
+
+
+def load_json(path: Path, key: str) -> list[dict[str, Any]]:
+    if not path.is_file():
+        return []
+    data: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))[key]
+    return data
+
+
+def known_failures(path: Path = KNOWN_FILE) -> list[dict[str, Any]]:
+    return load_json(path, "known_failures")
+
+
+def capabilities(path: Path = CAPABILITIES_FILE) -> list[dict[str, Any]]:
+    return load_json(path, "capabilities")
+
+
+def not_run(path: Path = NOT_RUN_FILE) -> list[dict[str, Any]]:
+    return load_json(path, "not_run")
+
+
+# --- judging one table x consumer -----------------------------------------------------------
+
+@dataclass
+class Verdict:
+    status: str
+    message: str
+    entry: dict[str, Any] | None = None
+
+
+def find_entry(known: list[dict[str, Any]], table: str, consumer: str, test: str = "table") -> dict[str, Any] | None:
+    """The known-failure entry for this table, consumer and test (``table`` may be a glob)."""
+    for k in known:
+        if (k["consumer"] == consumer and k.get("test", "table") == test
+                and fnmatch.fnmatchcase(table, k["table"])):
+            return k
+    return None
+
+
+def judge(known: list[dict[str, Any]], table: str, consumer: str, problems: list[dict[str, Any]],
+          digest: str, test: str = "table") -> Verdict:
+    """The status of a table x consumer test from its problems and the known-failure data."""
+    entry = find_entry(known, table, consumer, test)
+    if not problems:
+        if entry is not None:
+            return Verdict(FAIL, f"known-failures-consumers.json lists {consumer} on {table} ({entry['reason']}), "
+                                 "but it read every snapshot with the expected rows: remove the entry", entry)
+        return Verdict(PASS, "")
+    if entry is None:
+        return Verdict(FAIL, "no known-failure entry matches")
+    if entry["digest"] != digest:
+        return Verdict(FAIL, f"the known failure of {consumer} on {table} is recorded with digest {entry['digest']}, "
+                             f"these problems have digest {digest}: the engine now fails differently", entry)
+    status = UNSUPPORTED if entry["kind"] == "unsupported" else KNOWN
+    return Verdict(status, entry["reason"], entry)
+
+
+def upstream(entry: dict[str, Any]) -> str:
+    return str(entry.get("upstream") or "none exists yet")
+
+
+# --- the matrix ------------------------------------------------------------------------------
+
+def tables_for(cap: dict[str, Any], features: dict[str, set[str]]) -> list[str]:
+    """The golden tables exercising a capability: those with any of its ``features``; a
+    capability without ``features`` lists its tables itself (``derive`` says how they were found)."""
+    if "features" not in cap:
+        return list(cap.get("tables", []))
+    want = set(cap["features"])
+    return [t for t, fs in features.items() if fs & want]
+
+
+def cell_status(records: list[dict[str, Any]], cap_id: str) -> tuple[str, list[dict[str, Any]]]:
+    """The status of a capability cell from the records of its tables, and the records that count."""
+    counted = []
+    for r in records:
+        if r["status"] in (KNOWN, UNSUPPORTED) and cap_id not in (r.get("capabilities") or []):
+            continue   # a known failure about another capability of this table says nothing here
+        counted.append(r)
+    if not records:
+        return "", []
+    if not counted:
+        return UNTESTED, []
+    for s in PRECEDENCE:
+        if any(r["status"] == s for r in counted):
+            return s, counted
+    return NOT_RUN, counted
+
+
+def build(records: list[dict[str, Any]], caps: list[dict[str, Any]], consumers: dict[str, dict[str, Any]],
+          skipped: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The matrix document: per-table records, capability cells, counts."""
+    table_records = [r for r in records if r.get("test", "table") == "table"]
+    path_records = [r for r in records if r.get("test") == "plain-paths"]
+    producers = sorted({r["producer"] for r in table_records}, key=lambda p: (p != "spark", p))
+    consumer_names = [c for c in consumers if any(r["consumer"] == c for r in records)]
+    for s in skipped or []:
+        if s["consumer"] not in consumer_names:
+            consumer_names.append(s["consumer"])
+    cells = []
+    for cap in caps:
+        for producer in producers:
+            for consumer in consumer_names:
+                info = consumers.get(consumer, {})
+                if cap["id"] == "time-travel" and info.get("time_travel") is False:
+                    rs = [r for r in table_records if r["consumer"] == consumer and r["producer"] == producer
+                          and r["table"] in cap["tables"]]
+                    if rs:
+                        cells.append({"capability": cap["id"], "producer": producer, "consumer": consumer,
+                                      "status": UNSUPPORTED, "tables": [r["table"] for r in rs],
+                                      "note": f"{consumer} reads the current snapshot only; the other snapshots "
+                                              "were read through metadata pinned to them"})
+                    continue
+                source = table_records
+                if cap["id"] == "plain-paths" and info.get("paths", "plain") != "plain":
+                    source = path_records
+                rs = [r for r in source if r["consumer"] == consumer and r["producer"] == producer
+                      and r["table"] in cap["tables"]]
+                if not rs:
+                    continue
+                status, counted = cell_status(rs, cap["id"])
+                cells.append({"capability": cap["id"], "producer": producer, "consumer": consumer,
+                              "status": status, "tables": [r["table"] for r in rs],
+                              "counted": [r["table"] for r in counted],
+                              "failing": [r["table"] for r in counted if r["status"] != PASS]})
+    for s in skipped or []:
+        for cap in caps:
+            for producer in producers:
+                cells.append({"capability": cap["id"], "producer": producer, "consumer": s["consumer"],
+                              "status": NOT_RUN, "tables": [], "note": s["reason"]})
+    counts = {s: sum(1 for r in table_records if r["status"] == s) for s in STATUSES}
+    cell_counts = {s: sum(1 for c in cells if c["status"] == s) for s in STATUSES}
+    return {"consumers": {c: consumers.get(c, {}) for c in consumer_names}, "producers": producers,
+            "tables": sorted({r["table"] for r in table_records}),
+            "capabilities": [{k: cap[k] for k in ("id", "title", "group", "tables", "missing") if k in cap} for cap in caps],
+            "records": sorted(records, key=lambda r: (r["table"], r["consumer"], r.get("test", "table"))),
+            "cells": cells, "not_run": skipped or [],
+            "counts": {"table_x_consumer": counts, "capability_cells": cell_counts}}
+
+
+# --- rendering -------------------------------------------------------------------------------
+
+COLORS = {PASS: "#2e9d4f", FAIL: "#d7263d", KNOWN: "#f29e4c", UNSUPPORTED: "#8d99ae",
+          UNTESTED: "#e5e5e5", NOT_RUN: "#4a4e69", "": "#ffffff"}
+SHORT = {PASS: "✓", FAIL: "✗", KNOWN: "K", UNSUPPORTED: "U", UNTESTED: "·", NOT_RUN: "N", "": ""}
+
+
+def anchor(table: str, consumer: str, test: str = "table") -> str:
+    return f"r-{test}-{table}-{consumer}"
+
+
+def nodeid(table: str, consumer: str, test: str = "table") -> str:
+    fn = "test_consumer_reads_golden_table" if test == "table" else "test_consumer_reads_plain_paths"
+    return f"{TEST_FILE}::{fn}[{table}-{consumer}]"
+
+
+def render_md(doc: dict[str, Any]) -> str:
+    consumers = list(doc["consumers"])
+    lines = ["# Producer x consumer x capability", ""]
+    c = doc["counts"]["table_x_consumer"]
+    lines.append(f"{len(consumers)} consumers, {len(doc['tables'])} golden tables, "
+                 f"{sum(c.values())} table x consumer tests: " + ", ".join(f"{k} {v}" for k, v in c.items() if v))
+    cc = doc["counts"]["capability_cells"]
+    lines.append(f"{sum(cc.values())} capability cells: " + ", ".join(f"{k} {v}" for k, v in cc.items() if v))
+    lines.append("")
+    by = {(x["capability"], x["producer"], x["consumer"]): x for x in doc["cells"]}
+    for producer in doc["producers"]:
+        lines += [f"## Tables written by {producer}", "",
+                  "| capability | " + " | ".join(consumers) + " |", "|---|" + "---|" * len(consumers)]
+        for cap in doc["capabilities"]:
+            row = [by.get((cap["id"], producer, k), {}).get("status", "") for k in consumers]
+            if any(row):
+                lines.append(f"| {cap['title']} | " + " | ".join(s or "–" for s in row) + " |")
+        lines.append("")
+    lines += ["## Table x consumer", "", "| table | " + " | ".join(consumers) + " |", "|---|" + "---|" * len(consumers)]
+    rec = {(r["table"], r["consumer"]): r for r in doc["records"] if r.get("test", "table") == "table"}
+    for t in doc["tables"]:
+        lines.append(f"| {t} | " + " | ".join(rec.get((t, k), {}).get("status", "–") for k in consumers) + " |")
+    lines += ["", "## Not passing", ""]
+    for r in doc["records"]:
+        if r["status"] == PASS:
+            continue
+        k = r.get("known") or {}
+        lines.append(f"### {r['status']}: {r['consumer']} on {r['table']}" + (" (paths as written)" if r.get("test") == "plain-paths" else ""))
+        lines.append(f"test: `{nodeid(r['table'], r['consumer'], r.get('test', 'table'))}`")
+        if k:
+            lines.append(f"reason: {k['reason']}  ")
+            lines.append(f"upstream: {upstream(k)}  ")
+        lines.append(f"digest: {r.get('digest', '')}")
+        lines.append("```")
+        lines += r.get("lines", [])[:30]
+        lines += ["```", ""]
+    for s in doc["not_run"]:
+        lines.append(f"- NOT-RUN {s['consumer']}: {s['reason']} (`{s.get('error', '')}`)")
+    return "\n".join(lines) + "\n"
+
+
+CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:24px;color:#222;max-width:1400px}
+h1{font-size:22px}h2{font-size:18px;margin-top:28px}
+table.hm{border-collapse:collapse;font-size:12px}
+table.hm th{font-weight:600;padding:3px 6px;text-align:center;white-space:nowrap}
+table.hm th.cap{text-align:left}
+table.hm th.sub{font-weight:400;color:#777;padding:0;font-size:10px}
+table.hm td{width:22px;height:20px;text-align:center;border:2px solid #fff;color:#fff;font-weight:700}
+table.hm td.lbl{width:auto;text-align:left;color:#222;font-weight:400;padding-right:10px;white-space:nowrap}
+table.hm td a{color:inherit;text-decoration:none;display:block}
+tr.grp td{background:#f4f4f4;color:#555;font-weight:600;text-align:left;padding:4px}
+.legend span{display:inline-block;padding:2px 8px;margin-right:6px;color:#fff;border-radius:3px;font-size:12px}
+.rec{border-left:4px solid #ccc;padding:4px 12px;margin:10px 0}
+.rec pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}
+.summary td,.summary th{padding:2px 10px;text-align:right}
+"""
+
+
+def _td(status: str, title: str, href: str = "") -> str:
+    color = COLORS.get(status, "#fff")
+    inner = html.escape(SHORT.get(status, ""))
+    if href:
+        inner = f'<a href="#{html.escape(href)}">{inner}</a>'
+    fg = "#666" if status == UNTESTED else "#fff"
+    return f'<td style="background:{color};color:{fg}" title="{html.escape(title)}">{inner}</td>'
+
+
+def render_html(doc: dict[str, Any]) -> str:
+    consumers = list(doc["consumers"])
+    producers = doc["producers"]
+    by = {(x["capability"], x["producer"], x["consumer"]): x for x in doc["cells"]}
+    rec = {(r["table"], r["consumer"], r.get("test", "table")): r for r in doc["records"]}
+    out = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>Iceberg producer x consumer matrix</title>",
+           f"<style>{CSS}</style></head><body>", "<h1>Which engines read which tables</h1>"]
+    c = doc["counts"]["table_x_consumer"]
+    out.append(f"<p>{len(consumers)} consumers read {len(doc['tables'])} golden tables written by "
+               f"{len(producers)} producers ({', '.join(producers)}), every live snapshot compared with the "
+               f"expected rows: {sum(c.values())} tests.</p>")
+    out.append("<table class='summary'><tr>" + "".join(f"<th>{s}</th>" for s in STATUSES) + "</tr><tr>"
+               + "".join(f"<td>{c[s]}</td>" for s in STATUSES) + "</tr></table>")
+    out.append("<p class='legend'>" + "".join(
+        f"<span style='background:{COLORS[s]};color:{'#666' if s == UNTESTED else '#fff'}'>{SHORT[s]} {s}</span>"
+        for s in STATUSES) + "</p>")
+    out.append("<h2>Capability x consumer</h2><p>One square per producer of the tables: "
+               + ", ".join(f"{p[:1].upper()} = {html.escape(p)}" for p in producers)
+               + ". Hover for the tables; a coloured square that is not a pass links to its test and rows.</p>")
+    out.append("<table class='hm'><tr><th class='cap'>capability</th>"
+               + "".join(f"<th colspan='{len(producers)}' title='{html.escape(str(doc['consumers'][k].get('title', k)))}'>"
+                         f"{html.escape(k)}</th>" for k in consumers) + "</tr>")
+    out.append("<tr><th></th>" + "".join(f"<th class='sub' title='{html.escape(p)}'>{html.escape(p[:1].upper())}</th>"
+                                         for _ in consumers for p in producers) + "</tr>")
+    group = None
+    for cap in doc["capabilities"]:
+        if cap.get("group") != group:
+            group = cap.get("group")
+            out.append(f"<tr class='grp'><td colspan='{1 + len(consumers) * len(producers)}'>{html.escape(str(group))}</td></tr>")
+        label = html.escape(cap["title"]) + (" <small>(no golden table)</small>" if not cap["tables"] else "")
+        row = [f"<td class='lbl' title='{html.escape(', '.join(cap['tables']) or cap.get('missing', ''))}'>{label}</td>"]
+        for k in consumers:
+            for p in producers:
+                cell = by.get((cap["id"], p, k))
+                if cell is None:
+                    row.append(_td("", f"{k} / {p}: no golden table of {p} exercises this"))
+                    continue
+                failing = cell.get("failing") or []
+                href = anchor(failing[0], k) if failing else ""
+                title = (f"{cap['title']} - {k} reading tables of {p}: {cell['status']}\n"
+                         f"tables: {', '.join(cell['tables'])}" + (f"\nnot passing: {', '.join(failing)}" if failing else "")
+                         + (f"\n{cell['note']}" if cell.get("note") else ""))
+                row.append(_td(cell["status"], title, href))
+        out.append("<tr>" + "".join(row) + "</tr>")
+    out.append("</table>")
+    out.append("<h2>Table x consumer</h2><table class='hm'><tr><th class='cap'>table (producer)</th>"
+               + "".join(f"<th>{html.escape(k)}</th>" for k in consumers) + "</tr>")
+    producer_of = {r["table"]: r["producer"] for r in doc["records"]}
+    for t in doc["tables"]:
+        row = [f"<td class='lbl'>{html.escape(t)} <small>({html.escape(producer_of.get(t, ''))})</small></td>"]
+        for k in consumers:
+            r = rec.get((t, k, "table"))
+            if r is None:
+                row.append(_td("", "not run"))
+                continue
+            title = f"{t} read by {k}: {r['status']}" + (f"\n{r['known']['reason']}" if r.get("known") else "")
+            row.append(_td(r["status"], title, anchor(t, k) if r["status"] != PASS else ""))
+        out.append("<tr>" + "".join(row) + "</tr>")
+    out.append("</table>")
+    out.append("<h2>Not passing: the test and the rows that differ</h2>")
+    for r in doc["records"]:
+        if r["status"] == PASS:
+            continue
+        test = r.get("test", "table")
+        k = r.get("known") or {}
+        link = upstream(k) if k else ""
+        link_html = (f"<a href='{html.escape(link)}'>{html.escape(link)}</a>" if link.startswith("http")
+                     else html.escape(link))
+        out.append(f"<div class='rec' id='{html.escape(anchor(r['table'], r['consumer'], test))}' "
+                   f"style='border-color:{COLORS.get(r['status'], '#ccc')}'>"
+                   f"<b>{html.escape(r['status'])}</b>: {html.escape(r['consumer'])} on {html.escape(r['table'])}"
+                   + (" (paths as written)" if test == "plain-paths" else "")
+                   + f"<br>test: <a href='../{TEST_FILE}'><code>{html.escape(nodeid(r['table'], r['consumer'], test))}</code></a>"
+                   + (f"<br>reason: {html.escape(k['reason'])}<br>upstream: {link_html}" if k else "")
+                   + (f"<br>{html.escape(r['message'])}" if r.get("message") and not k else "")
+                   + f"<br>digest: <code>{html.escape(r.get('digest', ''))}</code>"
+                   + f"<pre>{html.escape(chr(10).join(r.get('lines', [])[:40]))}</pre></div>")
+    for s in doc["not_run"]:
+        out.append(f"<div class='rec' style='border-color:{COLORS[NOT_RUN]}'><b>NOT-RUN</b>: {html.escape(s['consumer'])}: "
+                   f"{html.escape(s['reason'])}<pre>{html.escape(s.get('error', ''))}</pre></div>")
+    out.append("<h2>Consumers</h2><ul>" + "".join(
+        f"<li><b>{html.escape(k)}</b>: {html.escape(str(v.get('title', '')))} ({html.escape(str(v.get('version', '')))})"
+        + (" - reads the current snapshot only" if v.get("time_travel") is False else "")
+        + (f" - reads a copy relocated to {html.escape(str(v.get('paths')))} paths" if v.get("paths", "plain") != "plain" else "")
+        + "</li>" for k, v in doc["consumers"].items()) + "</ul>")
+    out.append("</body></html>")
+    return "\n".join(out) + "\n"
+
+
+def write(doc: dict[str, Any], out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / "matrix-consumers.json", out / "matrix-consumers.md", out / "matrix-consumers.html"]
+    paths[0].write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    paths[1].write_text(render_md(doc), encoding="utf-8")
+    paths[2].write_text(render_html(doc), encoding="utf-8")
+    return paths
+
+
+def read_cells(cells: Path) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    records, consumers = [], {}
+    for p in sorted(cells.glob("*.json")):
+        r = json.loads(p.read_text(encoding="utf-8"))
+        consumers[r["consumer"]] = r.pop("consumer_info", {})
+        records.append(r)
+    return records, consumers
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m iceberg_conformance.suites.matrix.report", description=__doc__.split("\n")[0])
+    ap.add_argument("--cells", required=True, type=Path, help="directory of cell records the tests wrote")
+    ap.add_argument("--golden", type=Path, help="golden directory (for the record; not read)")
+    ap.add_argument("--out", required=True, type=Path)
+    args = ap.parse_args(argv)
+    records, consumers = read_cells(args.cells)
+    if not records:
+        print(f"no cell records in {args.cells}", file=sys.stderr)
+        return 1
+    from iceberg_conformance.suites.matrix.consumers import CONSUMERS
+
+    order = {n: i for i, n in enumerate(CONSUMERS)}
+    consumers = dict(sorted(consumers.items(), key=lambda kv: order.get(kv[0], 99)))
+    doc = build(records, capabilities(), consumers, not_run())
+    for p in write(doc, args.out):
+        print(p)
+    c = doc["counts"]
+    print("table x consumer:", ", ".join(f"{k} {v}" for k, v in c["table_x_consumer"].items()))
+    print("capability cells:", ", ".join(f"{k} {v}" for k, v in c["capability_cells"].items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
