@@ -410,7 +410,28 @@ def _last_sequence(o: Overlay, rng: random.Random) -> str | None:
     return f"last-sequence-number set to {max(seqs) - 1}"
 
 
-@damage("metadata.table-uuid", "metadata", "table-uuid is not a UUID")
+@damage("metadata.table-uuid-changed", "metadata", "the current table-uuid differs from the earlier metadata files'")
+def _table_uuid_changed(o: Overlay, rng: random.Random) -> str | None:
+    log = [e for e in o.doc.get("metadata-log") or [] if isinstance(e, dict)
+           and os.path.isfile(local_path(str(e.get("metadata-file"))) or "")]
+    if "table-uuid" not in o.doc or not log:
+        return None
+    old = str(o.doc["table-uuid"])
+    o.doc["table-uuid"] = ("0" if old[0] != "0" else "1") + old[1:]
+    return f"table-uuid changed to {o.doc['table-uuid']}"
+
+
+@damage("metadata.relative-path", "metadata", "the table location is a relative path")
+def _relative_location(o: Overlay, rng: random.Random) -> str | None:
+    loc = o.doc.get("location")
+    if not isinstance(loc, str) or o.version > 3:
+        return None
+    o.doc["location"] = loc.rstrip("/").rsplit("/", 1)[-1] or "table"
+    return f"location set to {o.doc['location']!r}"
+
+
+@damage("metadata.table-uuid", "metadata", "table-uuid is not a UUID",
+        also=("metadata.table-uuid-changed",))  # the earlier metadata files keep the old one
 def _table_uuid(o: Overlay, rng: random.Random) -> str | None:
     if "table-uuid" not in o.doc:
         return None
@@ -438,6 +459,36 @@ def _next_row_id(o: Overlay, rng: random.Random) -> str | None:
     return f"next-row-id set to {max(ends) - 1}"
 
 
+@damage("metadata.manifest-list-shared", "metadata", "a snapshot names the manifest list of another")
+def _manifest_list_shared(o: Overlay, rng: random.Random) -> str | None:
+    snaps = [s for s in o.snapshots() if isinstance(s.get("manifest-list"), str)]
+    if len(snaps) < 2:
+        return None
+    older, newer = sorted(rng.sample(snaps, 2), key=lambda s: int(s.get("sequence-number", 0)))
+    newer["manifest-list"] = older["manifest-list"]
+    return f"snapshot {newer['snapshot-id']} names the manifest list of snapshot {older['snapshot-id']}"
+
+
+@damage("metadata.row-lineage", "metadata", "a v3 snapshot after others with row lineage has no first-row-id")
+def _first_row_id_dropped(o: Overlay, rng: random.Random) -> str | None:
+    lineage = sorted((s for s in o.snapshots() if "first-row-id" in s), key=lambda s: int(s.get("sequence-number", 0)))
+    if o.version < 3 or len(lineage) < 2:
+        return None
+    victim = _pick(rng, lineage[1:])
+    victim.pop("first-row-id")
+    victim.pop("added-rows", None)
+    return f"first-row-id and added-rows removed from snapshot {victim['snapshot-id']}"
+
+
+@damage("metadata.name-mapping", "metadata", "the name mapping has a field mapping without names")
+def _name_mapping(o: Overlay, rng: random.Random) -> str | None:
+    props = o.doc.setdefault("properties", {})
+    if not isinstance(props, dict):
+        return None
+    props["schema.name-mapping.default"] = json.dumps([{"field-id": 1}])
+    return "schema.name-mapping.default set to a mapping without names"
+
+
 @damage("metadata.statistics-snapshot", "metadata", "a statistics file names no snapshot")
 def _stats_snapshot(o: Overlay, rng: random.Random) -> str | None:
     st = _pick(rng, o.doc.get("statistics") or [])
@@ -454,6 +505,15 @@ def _stats_size(o: Overlay, rng: random.Random) -> str | None:
         return None
     st["file-size-in-bytes"] = int(st["file-size-in-bytes"]) + 1
     return "statistics file-size-in-bytes plus one"
+
+
+@damage("files.statistics-footer", "metadata", "file-footer-size-in-bytes of a statistics file is wrong")
+def _stats_footer(o: Overlay, rng: random.Random) -> str | None:
+    st = _pick(rng, [s for s in o.doc.get("statistics") or [] if isinstance(s.get("file-footer-size-in-bytes"), int)])
+    if st is None:
+        return None
+    st["file-footer-size-in-bytes"] = int(st["file-footer-size-in-bytes"]) + 1
+    return "statistics file-footer-size-in-bytes plus one"
 
 
 @damage("metadata.snapshot-log-order", "metadata", "snapshot-log out of timestamp order")
@@ -503,7 +563,8 @@ def _manifest_length(o: Overlay, rng: random.Random) -> str | None:
     return f"snapshot {snap['snapshot-id']}: manifests[{i}].manifest_length plus one"
 
 
-@damage("files.manifest-missing", "manifest-list", "manifest_path names no file")
+@damage("files.manifest-missing", "manifest-list", "manifest_path names no file",
+        also=("snapshot.manifest-first-row-id-kept",))  # v3: the renamed manifest is not the parent's
 def _manifest_missing(o: Overlay, rng: random.Random) -> str | None:
     c = _pick_list_record(o, rng)
     if c is None:
@@ -517,6 +578,52 @@ def _manifest_missing(o: Overlay, rng: random.Random) -> str | None:
 def _count_keys(rec: dict[str, Any]) -> list[str]:
     return [k for k in ("added_files_count", "existing_files_count", "deleted_files_count", "added_rows_count",
                         "existing_rows_count", "deleted_rows_count") if rec.get(k) is not None]
+
+
+@damage("snapshot.operation-files", "manifest-list", "a snapshot that added data files says operation delete")
+def _operation_files(o: Overlay, rng: random.Random) -> str | None:
+    cands = []
+    for snap in o.snapshots():
+        summary = snap.get("summary")
+        if not isinstance(summary, dict) or summary.get("operation") not in ("append", "overwrite"):
+            continue
+        ml = o.manifest_list(snap)
+        if ml is not None and any(r.get("added_snapshot_id") == snap.get("snapshot-id") and not r.get("content")
+                                  and (r.get("added_files_count") or r.get("added_data_files_count") or 0) > 0
+                                  for r in ml.records):
+            cands.append(snap)
+    snap = _pick(rng, cands)
+    if snap is None:
+        return None
+    snap["summary"]["operation"] = "delete"
+    return f"snapshot {snap['snapshot-id']} (which added data files) says operation delete"
+
+
+@damage("snapshot.manifest-first-row-id-kept", "manifest-list",
+        "a manifest carried over from the parent snapshot has another first_row_id",
+        also=("snapshot.manifest-first-row-id-range", "manifests.first-row-id-changed"))  # ids move with it
+def _first_row_id_kept(o: Overlay, rng: random.Random) -> str | None:
+    if o.version < 3:
+        return None
+    by_id = {s.get("snapshot-id"): s for s in o.snapshots()}
+    cands = []
+    for snap in o.snapshots():
+        parent = by_id.get(snap.get("parent-snapshot-id"))
+        ml = o.manifest_list(snap)
+        pl = o.manifest_list(parent) if parent is not None else None
+        if ml is None or pl is None or not isinstance(snap.get("first-row-id"), int) or ml is pl:
+            continue
+        kept = {r["manifest_path"]: r.get("first_row_id") for r in pl.records}
+        for r in ml.records:
+            if isinstance(kept.get(r["manifest_path"]), int) and r.get("first_row_id") == kept[r["manifest_path"]]:
+                cands.append((snap, ml, r))
+    c = _pick(rng, cands)
+    if c is None:
+        return None
+    snap, ml, r = c
+    r["first_row_id"] = int(r["first_row_id"]) + 1
+    o.touch_list(str(snap["manifest-list"]))
+    return f"snapshot {snap['snapshot-id']}: {os.path.basename(r['manifest_path'])} first_row_id plus one"
 
 
 @damage("manifests.list-counts", "manifest-list", "a file or row count of a manifest-list record is wrong")
@@ -601,7 +708,8 @@ def _partition_summary(o: Overlay, rng: random.Random) -> str | None:
 
 
 @damage("snapshot.manifest-first-row-id", "manifest-list",
-        "a data manifest without first_row_id in a snapshot that assigns row ids")
+        "a data manifest without first_row_id in a snapshot that assigns row ids",
+        also=("snapshot.manifest-first-row-id-kept", "manifests.first-row-id-changed"))  # ids move with it
 def _first_row_id_null(o: Overlay, rng: random.Random) -> str | None:
     if o.version < 3:
         return None
@@ -616,7 +724,8 @@ def _first_row_id_null(o: Overlay, rng: random.Random) -> str | None:
 
 
 @damage("snapshot.manifest-first-row-id-range", "manifest-list",
-        "a manifest's first_row_id overlaps the row ids another manifest of the snapshot assigns")
+        "a manifest's first_row_id overlaps the row ids another manifest of the snapshot assigns",
+        also=("snapshot.manifest-first-row-id-kept", "manifests.first-row-id-changed"))  # ids move with it
 def _first_row_id_overlap(o: Overlay, rng: random.Random) -> str | None:
     if o.version < 3:
         return None
@@ -760,7 +869,8 @@ def _size(o: Overlay, rng: random.Random) -> str | None:
 
 
 @damage("data.record-count", "data-file", "record_count differs from the rows in the file",
-        also=("snapshot.manifest-first-row-id-range",))  # v3: the manifest now assigns more row ids
+        also=("snapshot.manifest-first-row-id-range",  # v3: the manifest now assigns more row ids
+              "manifests.first-row-id-changed"))  # and the files after it inherit other ones
 def _record_count(o: Overlay, rng: random.Random) -> str | None:
     targets = _dv_targets(o)
     return _bump(o, rng, _data_entries(o, where=lambda e: e["data_file"]["file_path"] not in targets), "record_count")
@@ -977,8 +1087,63 @@ def _field_id(o: Overlay, rng: random.Random) -> str | None:
     return f"{os.path.basename(p)}: data_file.record_count has no field-id"
 
 
+def _in_data_file_schema(o: Overlay, rng: random.Random,
+                         change: Callable[[AvroFile, dict[str, Any]], str | None]) -> str | None:
+    """Apply ``change`` to the data_file record of the Avro schema of a manifest picked at random
+    (with the manifest's file, for its records); what it returns describes the damage."""
+    p = _pick(rng, o.manifest_paths())
+    if p is None:
+        return None
+    m = o.manifest(p)
+    df = next(f for f in m.schema["fields"] if f.get("field-id") == 2)
+    rec = df["type"] if isinstance(df["type"], dict) else next(t for t in df["type"] if isinstance(t, dict))
+    what = change(m, rec)
+    if what is not None:
+        o.touch_manifest(p)
+        return f"{os.path.basename(p)}: {what}"
+    return None
+
+
+@damage("avro.optional-default", "manifest", "an optional field of a manifest's Avro schema has no default")
+def _optional_default(o: Overlay, rng: random.Random) -> str | None:
+    def drop(_m: AvroFile, rec: dict[str, Any]) -> str | None:
+        victim = _pick(rng, [f for f in rec["fields"] if isinstance(f.get("type"), list) and "default" in f])
+        if victim is None:
+            return None
+        del victim["default"]
+        return f"data_file.{victim['name']} lost its default"
+    return _in_data_file_schema(o, rng, drop)
+
+
+@damage("manifests.reserved-field-id", "manifest", "a manifest's data_file struct has a field with id 141")
+def _reserved_141(o: Overlay, rng: random.Random) -> str | None:
+    def add(m: AvroFile, rec: dict[str, Any]) -> str | None:
+        if any(f.get("field-id") == 141 for f in rec["fields"]):
+            return None
+        rec["fields"].append({"name": "reserved_141", "type": ["null", "long"], "default": None, "field-id": 141})
+        for r in m.records:
+            r["data_file"]["reserved_141"] = None
+        return "data_file gained field reserved_141 (id 141)"
+    return _in_data_file_schema(o, rng, add)
+
+
+@damage("manifests.content-version", "manifest", "a v2 position delete file's file_format set to PUFFIN",
+        also=("puffin.magic", "puffin.truncated", "puffin.footer-size"))  # the Parquet file is read as Puffin
+def _puffin_in_v2(o: Overlay, rng: random.Random) -> str | None:
+    if o.version != 2:
+        return None
+    c = _pick_entry(o, rng, _data_entries(o, content=1))
+    if c is None:
+        return None
+    p, i, e = c
+    e["data_file"]["file_format"] = "PUFFIN"
+    o.touch_manifest(p)
+    return f"{os.path.basename(p)} entries[{i}].file_format set to PUFFIN in a v2 table"
+
+
 @damage("snapshot.duplicate-file", "manifest", "a data file is live twice in a snapshot",
-        also=("snapshot.manifest-first-row-id-range",))  # v3: the manifest now assigns more row ids
+        also=("snapshot.manifest-first-row-id-range",  # v3: the manifest now assigns more row ids
+              "manifests.first-row-id-changed"))  # and the files after it inherit other ones
 def _duplicate(o: Overlay, rng: random.Random) -> str | None:
     targets = _dv_targets(o)
     c = _pick_entry(o, rng, _data_entries(o, where=lambda e: e["data_file"]["file_path"] not in targets))
@@ -1180,6 +1345,21 @@ def _seq_changed(o: Overlay, rng: random.Random) -> str | None:
     e["sequence_number"] = int(e["sequence_number"]) - 1
     o.touch_manifest(p)
     return f"{os.path.basename(p)} entries[{i}] (EXISTING).sequence_number lowered by one"
+
+
+@damage("manifests.first-row-id-changed", "manifest",
+        "an EXISTING data file's first_row_id differs from the one its earlier entry gives it")
+def _first_row_id_changed(o: Overlay, rng: random.Random) -> str | None:
+    if o.version < 3:
+        return None
+    c = _pick_entry(o, rng, [x for x in _data_entries(o) if x[2].get("status") == 0
+                             and isinstance(x[2]["data_file"].get("first_row_id"), int)])
+    if c is None:
+        return None
+    p, i, e = c
+    e["data_file"]["first_row_id"] = int(e["data_file"]["first_row_id"]) + 1
+    o.touch_manifest(p)
+    return f"{os.path.basename(p)} entries[{i}] (EXISTING).first_row_id raised by one"
 
 
 @damage("manifests.sort-order-id", "manifest", "a data file's sort_order_id is not in sort-orders")

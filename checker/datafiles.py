@@ -53,6 +53,8 @@ class ColumnStats:
     #: rows where an enclosing struct is null (some writers leave those out of the counts)
     parent_nulls: int = 0
     partition_values: set[Any] = field(default_factory=set)
+    #: signs (-1.0, 1.0) of the float zeros the column holds (-0.0 precedes +0.0 in bounds)
+    zero_signs: set[float] = field(default_factory=set)
 
 
 def local_path(uri: str) -> str | None:
@@ -110,6 +112,10 @@ def accumulate(stats: ColumnStats, t: IcebergType, arr: Any, *, want_partition: 
         stats.nans += n
         if n:
             values = values.filter(pc.invert(nan_mask))
+        zeros = values.filter(pc.equal(values, 0))
+        if len(zeros):  # 1/-0.0 is -inf, 1/+0.0 is +inf
+            inv = pc.divide(pa.scalar(1.0, pa.float64()), zeros.cast(pa.float64())).to_pylist()
+            stats.zero_signs.update(math.copysign(1.0, x) for x in set(inv))
     if want_partition:
         uniq = pc.unique(arr).to_pylist()
         stats.partition_values.update(
@@ -238,6 +244,11 @@ def compare_stats(df: dict[str, Any], fid: int, t: IcebergType, required: bool, 
                 f"{which}/{fid}")
             continue
         _, b = decoded
+        if isinstance(b, float) and b == 0.0 and (-1.0 if op == "lower" else 1.0) in s.zero_signs \
+                and math.copysign(1.0, b) == (1.0 if op == "lower" else -1.0):
+            add(f"data.{op}-bound", f"{which}[{fid}] is {'+0.0' if op == 'lower' else '-0.0'}, the data holds "
+                f"{'-0.0' if op == 'lower' else '+0.0'} (-0.0 precedes +0.0)", CLAUSE_METRICS, f"{which}/{fid}")
+            continue
         try:
             if op == "lower" and _lt(s.lo, _norm(b, s.lo)):
                 add("data.lower-bound", f"lower_bounds[{fid}] is {_show(b)}, the data's smallest value is "
@@ -294,6 +305,56 @@ def format_version_of(doc: dict[str, Any]) -> int:
     return v if isinstance(v, int) else 1
 
 
+def _annotation_findings(pf: Any, uri: str) -> list[Finding]:
+    """LogicalTypes.md annotations of the leaf columns of a Parquet file (reference/parquet.py)."""
+    import json
+
+    from iceberg_conformance.reference import parquet as rp
+
+    cols, ranges = [], []
+    meta = pf.metadata
+    for i in range(len(pf.schema)):
+        c = pf.schema.column(i)
+        lt = c.logical_type
+        logical = json.loads(lt.to_json()) if lt is not None and lt.type != "NONE" else None
+        cols.append((c.path, str(c.physical_type), logical, str(c.converted_type)))
+        if logical and logical.get("Type") == "Int":
+            for rg in range(meta.num_row_groups):
+                st = meta.row_group(rg).column(i).statistics
+                if st is not None and st.has_min_max:
+                    ranges.append((c.path, logical, st.min, st.max))
+    return [Finding("parquet.annotation", why, rp.CLAUSE_ANNOTATIONS, uri, name)
+            for name, why in rp.annotation_problems(cols) + rp.int_range_problems(ranges)]
+
+
+CLAUSE_EQUALITY_FIELDS = "Equality Delete Files: the column restrictions of identifier fields"
+CLAUSE_POSITION_ROW = "Position Delete Files: 2147483544 row (required struct)"
+
+
+def equality_field_problems(ids: list[Any], schemas: list[StructType]) -> list[str]:
+    """Why equality delete columns ``ids`` break the identifier-field restrictions (optional
+    columns and columns under optional structs allowed): a field of every schema that has it
+    is a primitive other than float or double, outside any list or map."""
+    from iceberg_conformance.reference.schema import walk
+    from iceberg_conformance.reference.types import DoubleType, FloatType, VariantType
+
+    found: dict[int, list[Any]] = {}
+    for schema in schemas:
+        for fid, info in walk(schema):
+            found.setdefault(fid, []).append(info)
+    out = []
+    for fid in ids:
+        for info in found.get(fid, [])[:1]:
+            if info.in_list_or_map:
+                out.append(f"equality field {info.name!r} ({fid}) is inside a list or map")
+            elif not info.field_type.is_primitive or isinstance(info.field_type, VariantType):
+                out.append(f"equality field {info.name!r} ({fid}) is {info.field_type}, not a primitive")
+            elif isinstance(info.field_type, (FloatType, DoubleType)):
+                out.append(f"equality field {info.name!r} ({fid}) is {info.field_type}; float and double cannot "
+                           "identify rows")
+    return out
+
+
 def _schemas(doc: dict[str, Any]) -> tuple[list[StructType], StructType | None]:
     from iceberg_conformance.reference.metadata import current_schema, schema_by_id
     from iceberg_conformance.reference.types import parse_type
@@ -330,6 +391,29 @@ def _required_ids(schema: StructType | None) -> set[int]:
                 go(f.field_type, parents_required and f.required)
 
     go(schema, True)
+    return out
+
+
+def _nested_ids(t: Any) -> list[int]:
+    """Field ids of every field nested in Arrow type ``t`` (struct fields, list elements, map
+    keys and values), from their ``PARQUET:field_id`` metadata."""
+    import pyarrow as pa
+
+    from iceberg_conformance.reference.arrow import field_id
+
+    out: list[int] = []
+    children = []
+    if pa.types.is_struct(t):
+        children = [t.field(i) for i in range(t.num_fields)]
+    elif pa.types.is_map(t):
+        children = [t.key_field, t.item_field]
+    elif pa.types.is_list(t) or pa.types.is_large_list(t):
+        children = [t.value_field]
+    for f in children:
+        fid = field_id(f)
+        if fid is not None:
+            out.append(fid)
+        out.extend(_nested_ids(f.type))
     return out
 
 
@@ -415,9 +499,10 @@ def _check_parquet(doc: dict[str, Any], local: str, uri: str, df: dict[str, Any]
     out: list[Finding] = []
     content = df.get("content", 0)
     schemas, current = _schemas(doc)
-    if content == 1:  # position deletes: reserved columns
+    if content == 1:  # position deletes: reserved columns; row holds table columns by their ids
         schemas = schemas + [StructType((NestedField(2147483546, "file_path", StringType(), True),
-                                          NestedField(2147483545, "pos", LongType(), True)))]
+                                          NestedField(2147483545, "pos", LongType(), True),
+                                          NestedField(2147483544, "row", StructType(()), True)))]
     if content == 0 and format_version_of(doc) >= 3:  # row lineage columns a writer may materialize
         schemas = schemas + [StructType((NestedField(2147483540, "_row_id", LongType(), False),
                                           NestedField(2147483539, "_last_updated_sequence_number",
@@ -439,6 +524,7 @@ def _check_parquet(doc: dict[str, Any], local: str, uri: str, df: dict[str, Any]
             return out
         schema_findings = rp.check_schema(root, index, file=uri, name_mapping=name_mapping)
         out.extend(schema_findings)
+        out.extend(_annotation_findings(pf, uri))
         flagged = {f.location.split(".")[0] for f in schema_findings}
         from iceberg_conformance.reference.arrow import field_id
 
@@ -456,11 +542,23 @@ def _check_parquet(doc: dict[str, Any], local: str, uri: str, df: dict[str, Any]
             add("data.record-count", f"record_count is {rc}, the file has {rows} rows",
                 CLAUSE_DATA_FILE + " (record_count)", "record_count")
         leaves = _arrow_leaves(arrow_schema)
+        if content == 1:
+            row = next((i for i, f in enumerate(arrow_schema) if field_id(f) == 2147483544), None)
+            nulls = pf.read(columns=[arrow_schema[row].name]).column(0).null_count if row is not None else 0
+            if nulls:
+                add("deletes.position-row-null", f"{nulls} delete row(s) have no row values; the row column is "
+                    "written for every delete or omitted", CLAUSE_POSITION_ROW, "file_path")
+            unknown = sorted(i for i in _nested_ids(arrow_schema[row].type) if i not in index) if row is not None else []
+            if unknown:
+                add("deletes.position-row-field-id", f"the row column holds field id(s) {unknown[:10]} that no schema "
+                    "of the table has", CLAUSE_POSITION_ROW, "file_path")
         if content == 2:
             missing = [i for i in df.get("equality_ids") or [] if i not in leaves]
             if missing:
                 add("deletes.equality-field-missing", f"equality_ids {df.get('equality_ids')} name field(s) "
                     f"{missing} the file does not hold", CLAUSE_DATA_FILE + " (equality_ids)", "equality_ids")
+            for why in equality_field_problems(df.get("equality_ids") or [], schemas):
+                add("deletes.equality-field-type", why, CLAUSE_EQUALITY_FIELDS, "equality_ids")
         required = _required_ids(current) if content == 0 else set()
         # partition fields to verify
         # a file without field ids (reported above) cannot be matched to the partition sources
@@ -728,6 +826,8 @@ def _check_rows(doc: dict[str, Any], df: dict[str, Any], ctx: dict[str, Any], ad
                 continue
             if fid in sources:
                 s.partition_values.add(v)
+            if isinstance(v, float) and v == 0.0:
+                s.zero_signs.add(math.copysign(1.0, v))
             if s.lo is None or _lt(v, s.lo):
                 s.lo = v
             if s.hi is None or _lt(s.hi, v):

@@ -350,11 +350,13 @@ def _plan(table: str, doc: dict[str, Any] | None, metadata_only: bool = False) -
             df = e["data_file"]
             k = content_key(df)
             spec_id = mf.get("partition_spec_id", 0)
-            item = files.setdefault(k, {"records": {}, "snapshots": [], "sequence_numbers": {}})
+            item = files.setdefault(k, {"records": {}, "snapshots": [], "sequence_numbers": {}, "first_row_ids": {}})
             item["snapshots"].append(sid)
             if version >= 2:
                 seqs = f"{e.get('sequence_number')}/{e.get('file_sequence_number')}"
                 item["sequence_numbers"].setdefault(seqs, [str(mf.get("manifest_path")), i, sid])
+            if version >= 3 and isinstance(df.get("first_row_id"), int) and df.get("content", 0) == 0:
+                item["first_row_ids"].setdefault(df["first_row_id"], [str(mf.get("manifest_path")), i, sid])
             item["records"].setdefault(_canonical([df, spec_id]), {
                 "entry": e, "manifest": str(mf.get("manifest_path")), "index": i, "spec_id": spec_id,
                 "occurrences": 0})["occurrences"] += 1
@@ -376,7 +378,7 @@ def _plan(table: str, doc: dict[str, Any] | None, metadata_only: bool = False) -
         df = first["entry"]["data_file"]
         content = df.get("content", 0)
         ctx: dict[str, Any] = {"records": records, "snapshots": item["snapshots"],
-                               "sequence_numbers": item["sequence_numbers"]}
+                               "sequence_numbers": item["sequence_numbers"], "first_row_ids": item["first_row_ids"]}
         if content == 0:
             units.append(Unit("data-file", table, str(df.get("file_path")), ctx))
             continue
@@ -430,6 +432,9 @@ def _run_metadata(unit: Unit) -> list[Finding]:
     out.extend(validate_metadata(doc, unit.table))
     if not isinstance(doc, dict):
         return out
+    from iceberg_conformance.checker.statistics import check_metadata_log_uuids
+
+    out.extend(check_metadata_log_uuids(doc, unit.table, lambda p: None if outside(p) else p))
     for key in ("statistics", "partition-statistics"):
         for i, st in enumerate(doc.get(key) or []):
             if not isinstance(st, dict) or not isinstance(st.get("statistics-path"), str):
@@ -448,11 +453,25 @@ def _run_metadata(unit: Unit) -> list[Finding]:
             if isinstance(size, int) and size != os.path.getsize(p):
                 out.append(Finding("files.statistics-size", f"file-size-in-bytes is {size}, the file has "
                                    f"{os.path.getsize(p)} bytes", CLAUSE_STATS, unit.table, where))
+            from iceberg_conformance.checker import statistics as stats
+
             if key == "statistics":
                 from iceberg_conformance.reference.puffin import validate_puffin
 
                 out.extend(validate_puffin(p))
+                out.extend(stats.check_statistics_file(st, p, unit.table, f"/{key}/{i}", _all_field_ids(doc)))
+            else:
+                out.extend(stats.check_partition_statistics_file(p, format_version(doc), unit.table, where))
     return out
+
+
+def _all_field_ids(doc: dict[str, Any]) -> set[int] | None:
+    """The field ids of every schema of the table (None when a schema cannot be read)."""
+    from iceberg_conformance.checker.datafiles import _schemas
+    from iceberg_conformance.reference.schema import walk
+
+    schemas, _ = _schemas(doc)
+    return {fid for s in schemas for fid, _ in walk(s)} if schemas else None
 
 
 def _unavailable(file: str, location: str, why: str) -> Finding:
@@ -519,6 +538,13 @@ def _run_snapshot(unit: Unit) -> list[Finding]:
                                    "Manifest Lists: sequence_number; Sequence Numbers", file, mloc))
     if version >= 3:
         out.extend(_row_lineage(doc, snap, mfs, file))
+    from iceberg_conformance.checker.operations import check_first_row_ids_kept, check_operation
+
+    out.extend(check_operation(snap, mfs, file))
+    parent = next((s for s in doc.get("snapshots") or [] if isinstance(s, dict)
+                   and s.get("snapshot-id") == snap.get("parent-snapshot-id")), None)
+    if version >= 3 and parent is not None and isinstance(snap.get("first-row-id"), int):
+        out.extend(check_first_row_ids_kept(snap, mfs, _snapshot_manifests(doc, parent), file))
     # live files of the snapshot: unique, and at most one DV per data file
     seen: dict[str, tuple[str, int]] = {}
     dvs: dict[str, str] = {}
@@ -687,14 +713,18 @@ def _run_file(unit: Unit) -> list[Finding]:
     if doc is None:
         return []
     out: list[Finding] = []
-    seqs = unit.context.get("sequence_numbers") or {}
-    if len(seqs) > 1:
-        shown = "; ".join(f"{k} in {os.path.basename(str(w[0]))} entries[{w[1]}] (snapshot {w[2]})"
-                          for k, w in list(seqs.items())[:4])
-        first = next(iter(seqs.values()))
-        out.append(Finding("manifests.sequence-number-changed", f"{_describe_key(unit.path)}: its data/file sequence "
-                           f"numbers differ between the entries that list it: {shown}", CLAUSE_SEQ_NUMBERS,
-                           local_path(str(first[0])) or str(first[0]), f"entries[{first[1]}]"))
+    for key, rule, what, clause in (
+            ("sequence_numbers", "manifests.sequence-number-changed", "data/file sequence numbers", CLAUSE_SEQ_NUMBERS),
+            ("first_row_ids", "manifests.first-row-id-changed", "first_row_id values (as written or inherited)",
+             "Manifests: First Row ID Inheritance")):
+        seen = unit.context.get(key) or {}
+        if len(seen) > 1:
+            shown = "; ".join(f"{k} in {os.path.basename(str(w[0]))} entries[{w[1]}] (snapshot {w[2]})"
+                              for k, w in list(seen.items())[:4])
+            first = next(iter(seen.values()))
+            out.append(Finding(rule, f"{_describe_key(unit.path)}: its {what} differ between the entries that list "
+                               f"it: {shown}", clause, local_path(str(first[0])) or str(first[0]),
+                               f"entries[{first[1]}]"))
     local = local_path(unit.path)
     if local is not None and outside(local):
         first_rec = (unit.context.get("records") or [{}])[0]

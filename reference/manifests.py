@@ -53,6 +53,7 @@ CLAUSE_ENTRIES = "Manifests / Entries in Manifests"
 CLAUSE_SEQ = "Manifests / Sequence Number Inheritance"
 CLAUSE_ROW_ID = "Manifests / First Row ID Inheritance"
 CLAUSE_LIST = "Manifest Lists"
+CLAUSE_VERSIONS = "Delete Formats (row-level deletes v2, deletion vectors v3); Appendix E: Version 2"
 CLAUSE_BOUNDS = "Manifests / Entries in Manifests (Column Metrics)"
 CLAUSE_DELETES = "Delete Formats / Deletion Vectors"
 CLAUSE_AVRO = "Appendix A: Format-specific Requirements / Avro / Field IDs"
@@ -399,6 +400,11 @@ class ManifestContext:
 _SHAPE_ERRORS = (ValueError, SpecViolation, TypeError, KeyError, AttributeError, IndexError, RecursionError)
 
 
+def _short_value(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _finding(rule: str, message: str, clause: str, path: str, location: str = "",
              severity: Literal["error", "warning"] = "error") -> Finding:
     return Finding(rule, message, clause, path, location, severity)
@@ -410,16 +416,53 @@ def _check_schema_ids(schema: AvroSchema, path: str, record: str, findings: list
     except SpecViolation as e:
         rule = "manifests.field-id-missing" if e.rule == "avro.field-id-missing" else e.rule
         findings.append(_finding(rule, e.detail, e.clause or CLAUSE_AVRO, path, e.where))
+    missing = _optional_without_default(schema, record, 0)
+    if missing:
+        findings.append(_finding("avro.optional-default", f"optional field(s) without the Avro default null: "
+                                 f"{', '.join(missing[:8])}" + (f" and {len(missing) - 8} more" if len(missing) > 8 else ""),
+                                 CLAUSE_AVRO, path, "avro.schema"))
+
+
+def _optional_without_default(schema: Any, where: str, depth: int) -> list[str]:
+    """Fields typed as a ``["null", T]`` union whose Avro default is not null (Appendix A:
+    "Optional fields without an Iceberg default must set the Avro field default value to null")."""
+    out: list[str] = []
+    if depth > 64:
+        return out
+    if isinstance(schema, list):
+        for branch in schema:
+            out += _optional_without_default(branch, where, depth + 1)
+    elif isinstance(schema, dict):
+        kind = schema.get("type")
+        if kind == "record":
+            for f in schema.get("fields") or []:
+                if not isinstance(f, dict):
+                    continue
+                t = f.get("type")
+                here = f"{where}.{f.get('name')}"
+                if isinstance(t, list) and t[:1] == ["null"] and ("default" not in f or f["default"] is not None):
+                    out.append(here)
+                out += _optional_without_default(t, here, depth + 1)
+        elif kind == "array":
+            out += _optional_without_default(schema.get("items"), where, depth + 1)
+        elif kind == "map":
+            out += _optional_without_default(schema.get("values"), where, depth + 1)
+        elif isinstance(kind, (dict, list)):
+            out += _optional_without_default(kind, where, depth + 1)
+    return out
 
 
 def _check_fields(have: dict[int, tuple[str, AvroSchema]], rows: list[_Row], version: int, record: str,
                   path: str, findings: list[Finding]) -> None:
     for fid, name, _t, req, first, last in rows:
-        if first <= version <= last and req and fid not in have and fid != 105:
+        if first <= version <= last and req and fid not in have:
             if record == "manifest_file" and version == 1 and fid in _V1_OPTIONAL_COUNTS:
                 continue
             findings.append(_finding("manifests.field-missing", f"{record}: required field {fid} {name} is missing",
                                      CLAUSE_LIST if record == "manifest_file" else CLAUSE_ENTRIES, path, record))
+    if record == "data_file" and 141 in have:
+        findings.append(_finding("manifests.reserved-field-id", "data_file: field id 141 is reserved",
+                                 CLAUSE_ENTRIES, path, record))
     for fid in have:
         if fid in DEPRECATED and not (fid == 105 and version == 1):
             forbidden = fid == 105 and version >= 2
@@ -476,7 +519,16 @@ def read_manifest(path: str, format_version: int | None = None, context: Manifes
     in_place = lean and _named_as_spec(plan, layout)
     converters = [(name, conv) for name, avro_name, conv in plan if conv is not None and avro_name is not None]
     absent = [name for name, avro_name, conv in plan if avro_name is None]
+    # v1 has no content field; one written anyway is read raw (the v1 plan leaves it out)
+    v1_content = layout.data_file[134][0] if version == 1 and 134 in layout.data_file and 2 in layout.entry else None
     for i, r in enumerate(records):
+        if v1_content is not None:
+            raw_df = r.get(layout.entry[2][0])
+            c = raw_df.get(v1_content) if isinstance(raw_df, dict) else None
+            if c not in (None, 0):
+                findings.append(_finding("manifests.content-version", f"a v1 manifest lists a {CONTENT.get(c, c)} "
+                                         "file; row-level deletes are added by v2", CLAUSE_VERSIONS, path,
+                                         f"entries[{i}]"))
         try:
             if in_place:  # the writer named every field as the spec does: convert the record itself
                 df = r.get("data_file")
@@ -738,6 +790,9 @@ def _check_entries(entries: list[dict[str, Any]], version: int, meta: dict[str, 
                                         f"{STATUS[status]} entry has null {key}; only ADDED entries inherit",
                                         CLAUSE_SEQ, path, loc))
         c = df.get("content", 0)
+        if version == 2 and c == 1 and str(df.get("file_format", "")).lower() == "puffin":
+            out.append(_finding("manifests.content-version", "a v2 manifest lists a Puffin position delete file; "
+                                "deletion vectors are added by v3", CLAUSE_VERSIONS, path, loc))
         if c not in CONTENT:
             out.append(_finding("manifests.content", f"data_file content {c!r} is not 0, 1 or 2", CLAUSE_ENTRIES,
                                 path, loc))
@@ -935,6 +990,15 @@ def check_against_list_entry(entries: list[dict[str, Any]], mf: dict[str, Any], 
                                     "minimum number of bytes for its value", CLAUSE_LIST, path, sloc))
             if not real:
                 continue
+            if is_float and isinstance(bound, float) and bound == 0.0:
+                # -0.0 precedes +0.0 (IEEE 754 totalOrder): a bound of the wrong zero excludes a value
+                signs = {math.copysign(1.0, v) for v in real if v == 0.0}
+                wrong = -1.0 if which == "lower_bound" else 1.0
+                if wrong in signs and math.copysign(1.0, bound) == -wrong:
+                    out.append(_finding("manifests.partition-summary", f"field {f.name}: {which} is "
+                                        f"{'+0.0' if wrong < 0 else '-0.0'} but an entry's value is "
+                                        f"{'-0.0' if wrong < 0 else '+0.0'}", CLAUSE_LIST, path, sloc))
+                    continue
             k = [_compare_key(f.field_type, v) for v in real]
             b = _compare_key(f.field_type, bound)
             try:
@@ -992,8 +1056,17 @@ def read_manifest_list(path: str, format_version: int | None = None) -> tuple[li
         lst = _record_of(ids[507][1], named)
         if isinstance(lst, dict) and lst.get("type") == "array":
             summary_ids = _by_id(_record_of(lst["items"], named))
+            if 509 not in summary_ids:
+                findings.append(_finding("manifests.field-missing", "field_summary: required field 509 contains_null "
+                                         "is missing", CLAUSE_LIST, path, "field_summary"))
     entries = []
+    # v1 has no content field; one written anyway is read raw (the v1 rows leave it out)
+    v1_content = ids[517][0] if version == 1 and 517 in ids else None
     for i, r in enumerate(records):
+        if v1_content is not None and isinstance(r, dict) and r.get(v1_content) not in (None, 0):
+            findings.append(_finding("manifests.content-version", f"content {_short_value(r.get(v1_content))} in a "
+                                     "v1 manifest list: v1 lists only data manifests", CLAUSE_VERSIONS, path,
+                                     f"manifests[{i}]"))
         try:
             entries.append(decode_manifest_file(r, version, ids, summary_ids))
         except _SHAPE_ERRORS as e:

@@ -166,6 +166,8 @@ RULES: dict[str, Rule] = _rules(
          "the latest snapshot-log entry names a snapshot in snapshots"),
     Rule("metadata.snapshot-log-unpruned", "Table Metadata Fields: snapshot-log (prune entries after expiring snapshots)",
          "an older snapshot-log entry names an expired snapshot", "warning"),
+    Rule("metadata.manifest-list-shared", "Terms: Manifest list -- one per snapshot",
+         "no two snapshots name the same manifest-list file"),
     Rule("metadata.metadata-log-order", "Table Metadata Fields: metadata-log",
          "metadata-log entries are in timestamp order and not after last-updated-ms"),
     # --- refs
@@ -185,6 +187,13 @@ RULES: dict[str, Rule] = _rules(
          "v3: first-row-id and added-rows appear together; row-id ranges of snapshots do not overlap"),
     Rule("metadata.next-row-id", "Table Metadata Fields (v3): next-row-id",
          "v3: next-row-id is at least first-row-id + added-rows of every snapshot"),
+    Rule("metadata.relative-path", "Paths in Metadata: prior to v4, all path fields contain fully-qualified paths",
+         "location, manifest-list, statistics-path and metadata-file are absolute paths or URIs"),
+    Rule("metadata.name-mapping", "Column Projection: Name Mapping; Appendix C: Name Mapping Serialization",
+         "schema.name-mapping.default is a JSON list of field mappings, each with a names list of strings, "
+         "an optional int field-id and optional nested fields"),
+    Rule("metadata.crs", "Primitive Types: CRS",
+         "a geometry/geography CRS is no inlined PROJJSON, and projjson:<name> names a table property"),
     Rule("metadata.encryption-keys", "Encryption Keys; Snapshots (v3): key-id",
          "v3: key-ids are unique and a snapshot key-id names a key in encryption-keys"),
 )
@@ -304,6 +313,13 @@ def _scan(doc: JSON, col: _Collector) -> None:
 
 def _escape(key: str) -> str:
     return key.replace("~", "~0").replace("/", "~1")
+
+
+def _fully_qualified(path: str) -> bool:
+    """A URI with a scheme (``s3://``, ``file:/``), or an absolute local path."""
+    import re
+
+    return bool(re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", path)) or path.startswith("/") or path.startswith("\\")
 
 
 def _short(value: Any) -> str:
@@ -600,6 +616,9 @@ class _Semantics:
         self.check_logs()
         self.check_refs()
         self.check_statistics()
+        self.check_name_mapping()
+        self.check_crs()
+        self.check_paths()
         if self.v >= 3:
             self.check_row_lineage()
             self.check_encryption()
@@ -818,9 +837,17 @@ class _Semantics:
             self.add("metadata.current-snapshot-minus-one", "current-snapshot-id -1 (read as null)",
                      "/current-snapshot-id")
         last_seq = d.get("last-sequence-number")
+        lists: dict[str, int] = {}
         for i, s in enumerate(snaps):
             where = f"/snapshots/{i}"
             sid = s["snapshot-id"]
+            ml = s.get("manifest-list")
+            if isinstance(ml, str) and ml in lists and lists[ml] != sid:
+                self.add("metadata.manifest-list-shared", f"snapshot {sid} names the manifest list of snapshot "
+                         f"{lists[ml]} ({_short(ml)}); a manifest list belongs to one snapshot",
+                         f"{where}/manifest-list")
+            elif isinstance(ml, str):
+                lists[ml] = sid
             parent_id = s.get("parent-snapshot-id")
             if parent_id == sid:
                 self.add("metadata.snapshot-parent", f"snapshot {sid} is its own parent",
@@ -943,7 +970,17 @@ class _Semantics:
                          f"without {'added-rows' if has_first else 'first-row-id'}", f"/snapshots/{i}")
                 continue
             if not has_first:
-                continue  # a snapshot written before the table was upgraded to v3
+                # a snapshot written before the table was upgraded to v3, unless one committed
+                # before it (a lower sequence number) already has row lineage
+                earlier = [o["snapshot-id"] for o in snapshots if "first-row-id" in o
+                           and isinstance(o.get("sequence-number"), int) and isinstance(s.get("sequence-number"), int)
+                           and o["sequence-number"] < s["sequence-number"]]
+                if earlier:
+                    self.add("metadata.row-lineage",
+                             f"snapshot {s['snapshot-id']} has no first-row-id, but snapshot {earlier[0]} "
+                             "committed before it has one: snapshots created after the upgrade to v3 set it",
+                             f"/snapshots/{i}")
+                continue
             end = s["first-row-id"] + s["added-rows"]
             if end > next_row_id:
                 self.add("metadata.next-row-id",
@@ -956,6 +993,81 @@ class _Semantics:
                 self.add("metadata.row-lineage",
                          f"first-row-id {start_b} is inside the row-id range of an earlier snapshot (ends at {end_a})",
                          f"/snapshots/{ib}/first-row-id")
+
+    def check_paths(self) -> None:
+        """Paths in Metadata: before v4 every path is fully qualified (a URI with a scheme, or an
+        absolute path); a relative one is reported."""
+        d = self.doc
+        paths: list[tuple[str, Any]] = [("/location", d.get("location"))]
+        for i, s in enumerate(d.get("snapshots") or []):
+            paths.append((f"/snapshots/{i}/manifest-list", s.get("manifest-list")))
+            paths += [(f"/snapshots/{i}/manifests/{j}", m) for j, m in enumerate(s.get("manifests") or [])]
+        for key in ("statistics", "partition-statistics"):
+            paths += [(f"/{key}/{i}/statistics-path", st.get("statistics-path")) for i, st in enumerate(d.get(key) or [])]
+        paths += [(f"/metadata-log/{i}/metadata-file", e.get("metadata-file"))
+                  for i, e in enumerate(d.get("metadata-log") or [])]
+        for where, p in paths:
+            if isinstance(p, str) and not _fully_qualified(p):
+                self.add("metadata.relative-path", f"{_short(p)!r} is a relative path; paths are fully qualified "
+                         "before v4", where)
+
+    def check_name_mapping(self) -> None:
+        """``schema.name-mapping.default`` (Appendix C: Name Mapping Serialization)."""
+        props = self.doc.get("properties")
+        raw = props.get("schema.name-mapping.default") if isinstance(props, dict) else None
+        if not isinstance(raw, str):
+            return
+        where = "/properties/schema.name-mapping.default"
+        try:
+            mapping = json.loads(raw)
+        except ValueError as e:
+            self.add("metadata.name-mapping", f"not JSON: {str(e)[:200]}", where)
+            return
+        problems: list[str] = []
+
+        def walk(node: Any, path: str, depth: int) -> None:
+            if not isinstance(node, list):
+                problems.append(f"{path or 'the mapping'} is not a JSON list of field mappings")
+                return
+            if depth > 100:
+                problems.append(f"{path}: nested deeper than 100 levels")
+                return
+            for i, m in enumerate(node):
+                here = f"{path}[{i}]"
+                if not isinstance(m, dict):
+                    problems.append(f"{here} is not an object")
+                    continue
+                names = m.get("names")
+                if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+                    problems.append(f"{here}: names is {'missing' if names is None else 'not a list of strings'}")
+                fid = m.get("field-id")
+                if "field-id" in m and fid is not None and (not isinstance(fid, int) or isinstance(fid, bool)):
+                    problems.append(f"{here}: field-id {_short(fid)!r} is not an int")
+                if m.get("fields") is not None:
+                    walk(m["fields"], f"{here}.fields", depth + 1)
+
+        walk(mapping, "", 0)
+        for p in problems[:20]:
+            self.add("metadata.name-mapping", p, where)
+
+    def check_crs(self) -> None:
+        """geometry/geography CRS parameters (Primitive Types: CRS)."""
+        from .types import GeographyType, GeometryType
+
+        props = self.doc.get("properties")
+        props = props if isinstance(props, dict) else {}
+        for sid, schema in sorted(self.schema_objects.items()):
+            for fid, info in schema_rules.walk(schema):
+                t = info.field_type
+                if not isinstance(t, (GeometryType, GeographyType)):
+                    continue
+                crs = t.crs.strip()
+                if crs.startswith("{"):
+                    self.add("metadata.crs", f"schema {sid} field {fid}: the CRS is inlined PROJJSON; store it in a "
+                             "table property and name it as projjson:<property-name>", f"schema {sid}")
+                elif crs.startswith("projjson:") and crs[len("projjson:"):] not in props:
+                    self.add("metadata.crs", f"schema {sid} field {fid}: CRS {_short(crs)!r} names no table property",
+                             f"schema {sid}")
 
     def check_encryption(self) -> None:
         d = self.doc

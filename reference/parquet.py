@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import singledispatch
-from typing import Iterable
+from typing import Any, Iterable
 
 from .findings import Finding, Severity
 from .types import (
@@ -317,6 +317,10 @@ def _(t: DecimalType, node: ParquetNode) -> list[Problem]:
     problems = []
     if params.get("precision") != str(t.precision) or params.get("scale", "0") != str(t.scale):
         problems.append(_mismatch(t, node, f"DECIMAL({t.precision},{t.scale})"))
+    scale, precision = params.get("scale", "0"), params.get("precision", "")
+    if scale.lstrip("-").isdigit() and precision.isdigit() and not 0 <= int(scale) <= int(precision):
+        problems.append(Problem("parquet.annotation", f"{t}: DECIMAL scale {scale} is outside 0..{precision} "
+                                "(LogicalTypes.md: 0 <= scale <= precision)", CLAUSE_DECIMAL))
     p = t.precision
     # What LogicalTypes.md allows at all:
     limits = {"INT32": 9, "INT64": 18}
@@ -402,6 +406,11 @@ def check_schema(root: ParquetNode, fields: FieldIndex, *, file: str = "",
             return
         if fid is None:
             return
+        if node.repetition == "repeated" and node.logical_name() not in ("List", "Map", "MapKeyValue"):
+            # LIST and MAP groups hold the only repeated levels (their repeated groups are not visited here)
+            add(Problem("parquet.list-structure", f"column {here!r} is repeated outside a LIST or MAP group "
+                        "(no unannotated repeated types with the annotations)", CLAUSE_LIST), here)
+            return
         known = fields.get(fid)
         if known is None:
             add(Problem("parquet.field-id-unknown",
@@ -451,7 +460,17 @@ def _check_node(t: IcebergType, node: ParquetNode, here: str, visit: object) -> 
             return [Problem("parquet.list-structure",
                             f"{here!r}: a list is a LIST group holding one repeated group holding one element "
                             "(3-level list)", CLAUSE_LIST + "; " + CLAUSE_MAPPING)]
-        go(rep.children[0], f"{here}.{rep.name}", t.element_id)
+        element = rep.children[0]
+        if node.repetition == "repeated" or element.repetition == "repeated":
+            return [Problem("parquet.list-structure",
+                            f"{here!r}: the LIST group and its element are required or optional, never repeated",
+                            CLAUSE_LIST)]
+        go(element, f"{here}.{rep.name}", t.element_id)
+        if rep.name != "list" or element.name != "element":
+            # a writer's fault; the columns are read on (names are not enforced when reading)
+            return [Problem("parquet.nested-names",
+                            f"{here!r}: the repeated group is {rep.name!r} holding {element.name!r}; it is named "
+                            "list and its element field element", CLAUSE_LIST)]
         return []
     if isinstance(t, MapType):
         if not node.is_group or node.logical_name() not in ("Map", "MapKeyValue"):
@@ -465,8 +484,14 @@ def _check_node(t: IcebergType, node: ParquetNode, here: str, visit: object) -> 
         if key.repetition != "required":
             return [Problem("parquet.map-structure", f"{here!r}: the map key must be required",
                             CLAUSE_MAP)]
+        if node.repetition == "repeated":
+            return [Problem("parquet.map-structure", f"{here!r}: the MAP group is required or optional, never "
+                            "repeated", CLAUSE_MAP)]
         go(key, f"{here}.{rep.name}", t.key_id)
         go(value, f"{here}.{rep.name}", t.value_id)
+        if (rep.name, key.name, value.name) != ("key_value", "key", "value"):
+            return [Problem("parquet.nested-names", f"{here!r}: the repeated group is {rep.name!r} holding "
+                            f"{key.name!r} and {value.name!r}; they are named key_value, key and value", CLAUSE_MAP)]
         return []
     if node.is_group:
         return [_mismatch(t, node, "a primitive column")]
@@ -496,3 +521,67 @@ __all__ = [
     "check_primitive", "check_schema", "index_fields", "leaf_paths", "decimal_fixed_length",
     "max_decimal_digits",
 ]
+
+
+# --- annotations of leaf columns (LogicalTypes.md: Compatibility, TIME, TIMESTAMP) ---------------
+
+CLAUSE_ANNOTATIONS = "Parquet LogicalTypes.md / Compatibility; TIME; TIMESTAMP (deprecated ConvertedType)"
+
+#: the physical types a LogicalType or ConvertedType may annotate (by unit where it matters)
+_TIME_PHYSICAL = {"milliseconds": "INT32", "microseconds": "INT64", "nanoseconds": "INT64"}
+_CONVERTED_PHYSICAL = {"TIME_MILLIS": "INT32", "TIME_MICROS": "INT64", "TIMESTAMP_MILLIS": "INT64",
+                       "TIMESTAMP_MICROS": "INT64"}
+
+
+def _expected_converted(logical: dict[str, Any]) -> str | None:
+    """The ConvertedType that corresponds exactly to a LogicalType (LogicalTypes.md), or None:
+    local (not UTC-adjusted) time and timestamps and nanosecond units have no exact one."""
+    kind = logical.get("Type")
+    simple = {"String": "UTF8", "Enum": "ENUM", "Json": "JSON", "Bson": "BSON", "Date": "DATE",
+              "Decimal": "DECIMAL"}
+    if kind in simple:
+        return simple[kind]
+    if kind in ("Time", "Timestamp") and logical.get("isAdjustedToUTC"):
+        unit = {"milliseconds": "MILLIS", "microseconds": "MICROS"}.get(str(logical.get("timeUnit")))
+        return f"{kind.upper()}_{unit}" if unit else None
+    if kind == "Int":
+        return f"{'INT' if logical.get('isSigned') else 'UINT'}_{logical.get('bitWidth')}"
+    return None
+
+
+def annotation_problems(columns: list[tuple[str, str, dict[str, Any] | None, str]]) -> list[tuple[str, str]]:
+    """(column, why) for leaf columns ``(name, physical type, LogicalType as JSON or None,
+    ConvertedType name or "NONE")``: a TIME LogicalType on another physical type than its unit
+    takes, a TIME/TIMESTAMP ConvertedType on another than int32/int64 as LogicalTypes.md gives,
+    and a LogicalType written without its exact ConvertedType counterpart."""
+    out = []
+    for name, physical, logical, converted in columns:
+        if logical and logical.get("Type") == "Time":
+            want = _TIME_PHYSICAL.get(str(logical.get("timeUnit")))
+            if want and physical != want:
+                out.append((name, f"TIME({logical.get('timeUnit')}) annotates {physical.lower()}; it annotates "
+                                  f"{want.lower()}"))
+        want = _CONVERTED_PHYSICAL.get(converted)
+        if want and physical != want:
+            out.append((name, f"ConvertedType {converted} annotates {physical.lower()}; it annotates {want.lower()}"))
+        expected = _expected_converted(logical) if logical else None
+        if expected and converted != expected:
+            out.append((name, f"LogicalType {logical.get('Type') if logical else ''} is written without its "
+                              f"ConvertedType {expected} (found {converted})"))
+    return out
+
+
+def int_range_problems(columns: list[tuple[str, dict[str, Any] | None, Any, Any]]) -> list[tuple[str, str]]:
+    """(column, why) for leaf columns ``(name, LogicalType as JSON or None, min, max)`` whose
+    ``Int(bitWidth, isSigned)`` annotation does not hold the values ("Implementations must not
+    write values that are larger than the annotation allows")."""
+    out = []
+    for name, logical, lo, hi in columns:
+        if not logical or logical.get("Type") != "Int" or not isinstance(lo, int) or not isinstance(hi, int):
+            continue
+        width = int(logical.get("bitWidth") or 64)
+        low, high = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if logical.get("isSigned") else (0, (1 << width) - 1)
+        if lo < low or hi > high:
+            out.append((name, f"values {lo}..{hi} do not fit the annotation Int({width}, "
+                              f"{'signed' if logical.get('isSigned') else 'unsigned'}) ({low}..{high})"))
+    return out

@@ -3,8 +3,8 @@
 ``index.json`` (beside this module) lists each statement of the current Iceberg table spec and
 Puffin spec, and of the parts of Parquet ``LogicalTypes.md`` and Arrow ``Schema.fbs`` the kit's
 type mappings rely on: a stable id, the document and its pinned revision, the section, the
-verbatim quote, the normative level, and ``checked_by`` (the checker rules, vector case files
-and damage cases that exercise it). It is generated from the pinned texts by
+verbatim quote, the normative level, and ``checked_by`` (the checker rules, vector case files,
+damage cases and golden tables that exercise it). It is generated from the pinned texts by
 :mod:`iceberg_conformance.statements.generate`; the links are computed by
 :mod:`iceberg_conformance.statements.trace` from ``links.json`` and the kit's own data.
 """

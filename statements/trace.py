@@ -15,7 +15,12 @@ A statement is *checked* when at least one of these exercises it:
   ``current``) match the statement the same way;
 * a **damage case** (``checker/damage.py``): the case breaking a rule linked to the statement;
 * an explicit link in ``links.json`` (``links``: statement id -> rules, vectors, why), for a
-  check whose quote is another sentence than the one it enforces.
+  check whose quote is another sentence than the one it enforces;
+* a **golden table** (``links.json`` ``tables``: names registered in
+  :mod:`iceberg_conformance.suites.spark.golden`) whose expected rows per snapshot follow from a
+  reader rule (which deletes apply, how missing columns and inherited values are read): every
+  reader the kit tests (the reference scan, PyIceberg, DuckDB, Iceberg Java) is compared with
+  those rows, so a reader breaking the rule fails there.
 
 Requirement cells are not matched by quote: their quote is the whole row, and a rule quoting
 the row's description checks the description, not that the field is present.
@@ -94,6 +99,15 @@ def vector_quotes() -> dict[str, list[tuple[str, str]]]:
     return out
 
 
+def golden_tables() -> set[str]:
+    """Names of the golden tables (``suites/spark``: Spark's and the other producers')."""
+    from iceberg_conformance.suites.spark import golden
+    from iceberg_conformance.suites.spark import tables as _tables  # noqa: F401  (registers the generators)
+    from iceberg_conformance.suites.spark import producers as _producers  # noqa: F401, I001
+
+    return set(golden.REGISTRY)
+
+
 def damage_cases() -> dict[str, str]:
     """Damage case name (as ``iceberg-conformance damage`` writes it) -> the rule it breaks."""
     from iceberg_conformance.checker.damage import DAMAGES
@@ -155,10 +169,12 @@ def presence_rule(st: dict[str, Any]) -> str | None:
     if section.endswith(("Manifest Entry Fields", "Data File Fields", "Manifest Lists")) and fid is not None:
         if fid in (2, 102):
             return "manifests.field-missing"  # refused when the schema is read
+        if fid == 509 and section.endswith("Manifest Lists"):
+            return "manifests.field-missing"  # field_summary.contains_null, checked when the list is read
         entry_rows = [(0, "status", None, True, 1, 3), (1, "snapshot_id", None, True, 1, 1)]
         rows = {r[0]: r for r in (entry_rows + list(m._DATA_FILE) + list(m._MANIFEST_FILE))}
         row = rows.get(fid)
-        if row is None or fid == 105 or not row[3]:
+        if row is None or not row[3]:
             return None
         if not all(row[4] <= v <= row[5] for v in versions):
             return None
@@ -332,11 +348,12 @@ def links_file() -> dict[str, Any]:
 
 
 def compute(statements: list[dict[str, Any]], links: dict[str, Any] | None = None) -> dict[str, dict[str, list[str]]]:
-    """Statement id -> {"rules", "vectors", "damage"}: everything that checks it."""
+    """Statement id -> {"rules", "vectors", "damage", "tables"}: everything that checks it."""
     links = links_file() if links is None else links
     for s in statements:
         s["_plain"] = plain(s["quote"])
-    out: dict[str, dict[str, set[str]]] = {s["id"]: {"rules": set(), "vectors": set(), "damage": set()} for s in statements}
+    out: dict[str, dict[str, set[str]]] = {s["id"]: {"rules": set(), "vectors": set(), "damage": set(), "tables": set()}
+                                           for s in statements}
     try:
         for rid, r in rules().items():
             if r.get("level") in KIT_LEVELS or not r.get("quote"):
@@ -357,6 +374,7 @@ def compute(statements: list[dict[str, Any]], links: dict[str, Any] | None = Non
             if sid in out:
                 out[sid]["rules"].update(extra.get("rules", []))
                 out[sid]["vectors"].update(extra.get("vectors", []))
+                out[sid]["tables"].update(extra.get("tables", []))
         damages = damage_cases()
         for sid, got in out.items():
             got["damage"].update(case for case, rule in damages.items() if rule in got["rules"])
@@ -375,7 +393,7 @@ def attach(statements: list[dict[str, Any]]) -> None:
 
 def checked(st: dict[str, Any]) -> bool:
     by = st.get("checked_by") or {}
-    return any(by.get(k) for k in ("rules", "vectors", "damage"))
+    return any(by.get(k) for k in ("rules", "vectors", "damage", "tables"))
 
 
 def all_ids(statements: Iterable[dict[str, Any]]) -> set[str]:
@@ -383,8 +401,8 @@ def all_ids(statements: Iterable[dict[str, Any]]) -> set[str]:
 
 
 def problems(statements: list[dict[str, Any]], links: dict[str, Any]) -> list[str]:
-    """What is wrong with the links: an id, rule, vector file or damage case that does not
-    exist, a reason that is not one of :data:`REASONS`, a reason kept for a statement that is
+    """What is wrong with the links: an id, rule, vector file, golden table or damage case that
+    does not exist, a reason that is not one of :data:`REASONS`, a reason kept for a statement that is
     checked (stale), an unchecked MUST-level statement without a reason."""
     from iceberg_conformance.statements import MUST_LEVELS, REASONS
     from iceberg_conformance.suites.vectors import case_files, vectors_root
@@ -394,12 +412,14 @@ def problems(statements: list[dict[str, Any]], links: dict[str, Any]) -> list[st
     root = vectors_root()
     known_vectors = {p.relative_to(root).as_posix() for p in case_files(root)}
     known_damage = set(damage_cases())
+    known_tables = golden_tables()
     out: list[str] = []
     for sid, extra in (links.get("links") or {}).items():
         if sid not in ids:
             out.append(f"links.json links: no statement {sid!r}")
         out += [f"links.json links[{sid}]: no rule {r!r}" for r in extra.get("rules", []) if r not in known_rules]
         out += [f"links.json links[{sid}]: no vector file {v!r}" for v in extra.get("vectors", []) if v not in known_vectors]
+        out += [f"links.json links[{sid}]: no golden table {t!r}" for t in extra.get("tables", []) if t not in known_tables]
         if not extra.get("why"):
             out.append(f"links.json links[{sid}]: no 'why'")
     found = compute(statements, links)
@@ -419,4 +439,5 @@ def problems(statements: list[dict[str, Any]], links: dict[str, Any]) -> list[st
         out += [f"{s['id']}: checked_by names no rule {r!r}" for r in by.get("rules", []) if r not in known_rules]
         out += [f"{s['id']}: checked_by names no vector file {v!r}" for v in by.get("vectors", []) if v not in known_vectors]
         out += [f"{s['id']}: checked_by names no damage case {d!r}" for d in by.get("damage", []) if d not in known_damage]
+        out += [f"{s['id']}: checked_by names no golden table {t!r}" for t in by.get("tables", []) if t not in known_tables]
     return out

@@ -2,8 +2,8 @@
 
 Reads the statement index (:mod:`iceberg_conformance.statements`: every normative statement of
 the table spec, the Puffin spec and the parts of Parquet ``LogicalTypes.md`` and Arrow
-``Schema.fbs`` the kit relies on), links each statement to the checker rules, vector case files
-and damage cases that exercise it (:mod:`iceberg_conformance.statements.trace`, computed from
+``Schema.fbs`` the kit relies on), links each statement to the checker rules, vector case files,
+damage cases and golden tables that exercise it (:mod:`iceberg_conformance.statements.trace`, computed from
 the kit as installed), and reports per section: statements, checked, and unchecked with the
 reason kept in ``statements/links.json`` (``untestable``, ``out-of-scope``, ``not-yet``).
 

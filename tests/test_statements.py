@@ -38,7 +38,7 @@ def test_index_parses_and_ids_are_unique() -> None:
         assert s["level"] in LEVELS, (s["id"], s["level"])
         assert s["kind"] in KINDS, (s["id"], s["kind"])
         assert s["quote"].strip() and s["section"], s["id"]
-        assert set(s["checked_by"]) == {"rules", "vectors", "damage"}, s["id"]
+        assert set(s["checked_by"]) == {"rules", "vectors", "damage", "tables"}, s["id"]
 
 
 def test_index_covers_every_level_and_document() -> None:
@@ -62,6 +62,15 @@ def test_a_link_to_an_unknown_id_is_refused() -> None:
     assert "no statement 'table.no-such-section.no-such-statement'" in found
     assert "no rule 'no.such-rule'" in found
     assert "no statement 'table.nowhere.nothing'" in found
+
+
+def test_a_link_to_an_unknown_golden_table_is_refused() -> None:
+    sid = statements()[0]["id"]
+    bad = {"links": {sid: {"tables": ["no_such_table"], "why": "x"}}}
+    found = "\n".join(trace.problems(statements(), bad))
+    assert "no golden table 'no_such_table'" in found
+    ok = {"links": {sid: {"tables": ["ref_v2_equality_deletes"], "why": "x"}}}
+    assert not [p for p in trace.problems(statements(), ok) if "golden table" in p]
 
 
 def test_every_unchecked_statement_has_a_known_reason() -> None:

@@ -515,6 +515,11 @@ def main() -> None:
         dict(valid("timestamp", "1969-12-31T00:00:00.000000", "1969-12-31T00:00:00.000000 (4-byte date bound)",
                    data=i32(-1), roundtrip=False, spec=[SE],
                    how="Schema Evolution table (v3): timestamp with 4 bytes was written as date"), format_versions=[3]),
+        valid("decimal(38, 2)", "12.34", "12.34 (a decimal(9, 2) bound, 2 bytes)", data=min_twos(1234), spec=[SE],
+              how="Schema Evolution table: a decimal(P, S) bound of any length reads as decimal(P', S), P' <= P; "
+                  "the unscaled value 1234 is the same at either precision"),
+        valid("decimal(38, 2)", "-0.01", "-0.01 (a decimal(3, 2) bound, 1 byte)", data=min_twos(-1), spec=[SE],
+              how="Schema Evolution table: a decimal(P, S) bound of any length reads as decimal(P', S), P' <= P"),
         dict(valid("timestamp_ns", "2017-11-16T00:00:00.000000000", "2017-11-16T00:00:00.000000000 (4-byte date bound)",
                    data=i32(days("2017-11-16")), roundtrip=False, spec=[SE],
                    how="Schema Evolution table (v3): timestamp_ns with 4 bytes was written as date"),

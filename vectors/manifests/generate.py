@@ -418,6 +418,14 @@ def invalid(goldens: dict[str, dict[str, Any]], lengths: dict[str, int]) -> dict
     bad[0]["content"] = 2
     _raw_write(FILES / "invalid-v2-list-content.avro", lschema, bad, l2["metadata"])
     made["invalid-v2-list-content"] = "a manifest-list entry with content 2"
+    nonull = copy.deepcopy(lschema)
+    parts = next(f for f in nonull["fields"] if f["name"] == "partitions")
+    arr = next(t for t in parts["type"] if isinstance(t, dict)) if isinstance(parts["type"], list) else parts["type"]
+    arr["items"]["fields"] = [f for f in arr["items"]["fields"] if f.get("field-id") != 509]
+    _raw_write(FILES / "invalid-v2-list-no-contains-null.avro", nonull,
+               [dict(r, partitions=[{k: v for k, v in p.items() if k != "contains_null"} for p in r["partitions"]])
+                for r in lrecs], l2["metadata"])
+    made["invalid-v2-list-no-contains-null"] = "field_summary without required field 509 contains_null"
     # found by tests/fuzz.py (seed 9): a manifest list whose partitions field is an int
     pint = copy.deepcopy(lschema)
     for f in pint["fields"]:
@@ -427,6 +435,48 @@ def invalid(goldens: dict[str, dict[str, Any]], lengths: dict[str, int]) -> dict
                [dict(r, partitions=7) for r in lrecs], l2["metadata"])
     made["invalid-v2-list-partitions-int"] = "manifest list whose partitions field 507 is an int"
     _ = buf
+
+    # format versions: no row-level deletes in v1, no deletion vectors before v3; field id 141
+    # is reserved on data_file
+    bad = [ref_manifests.encode_entry(e, 2, ptype) for e in dels["entries"]]
+    bad[0]["data_file"]["file_format"] = "PUFFIN"
+    _raw_write(FILES / "invalid-v2-puffin-delete.avro", dschema, bad, dels["metadata"])
+    made["invalid-v2-puffin-delete"] = "a v2 delete manifest lists a Puffin position delete file"
+    p1 = ref_manifests.partition_type(SPEC_V1, ref_types.parse_type(SCHEMA))  # type: ignore[arg-type]
+    v1c = copy.deepcopy(ref_manifests.manifest_avro_schema(1, p1))
+    df1 = next(f for f in v1c["fields"] if f["name"] == "data_file")["type"]
+    df1["fields"].insert(0, {"name": "content", "type": "int", "field-id": 134})
+    r1 = [ref_manifests.encode_entry(e, 1, p1) for e in goldens["v1-data"]["entries"]]
+    for r in r1:
+        r["data_file"]["content"] = 1
+    _raw_write(FILES / "invalid-v1-deletes.avro", v1c, r1, goldens["v1-data"]["metadata"])
+    made["invalid-v1-deletes"] = "a v1 manifest whose data_file content is 1 (position deletes)"
+    l1 = lists["v1-list"]
+    l1schema = copy.deepcopy(ref_manifests.manifest_list_avro_schema(1))
+    l1schema["fields"].insert(3, {"name": "content", "type": "int", "field-id": 517})
+    _raw_write(FILES / "invalid-v1-list-content.avro", l1schema, [dict(r, content=1) for r in _list_records(l1)],
+               l1["metadata"])
+    made["invalid-v1-list-content"] = "a v1 manifest list entry with content 1 (deletes)"
+    r141 = copy.deepcopy(schema)
+    dfs = next(f for f in r141["fields"] if f["name"] == "data_file")["type"]
+    dfs["fields"].append({"name": "reserved_141", "type": ["null", "long"], "default": None, "field-id": 141})
+    _raw_write(FILES / "invalid-v2-field-141.avro", r141, [dict(r, data_file=dict(r["data_file"], reserved_141=None))
+                                                         for r in records], base["metadata"])
+    made["invalid-v2-field-141"] = "data_file has a field with the reserved id 141"
+    nodef = copy.deepcopy(schema)
+    dfn = next(f for f in nodef["fields"] if f["name"] == "data_file")["type"]
+    km = next(f for f in dfn["fields"] if f["name"] == "key_metadata")
+    km.pop("default", None)
+    _raw_write(FILES / "invalid-v2-optional-no-default.avro", nodef, records, base["metadata"])
+    made["invalid-v2-optional-no-default"] = "the optional field key_metadata has no Avro default"
+    nob = copy.deepcopy(ref_manifests.manifest_avro_schema(1, p1))
+    dfb = next(f for f in nob["fields"] if f["name"] == "data_file")["type"]
+    dfb["fields"] = [f for f in dfb["fields"] if f.get("field-id") != 105]
+    rb = [ref_manifests.encode_entry(e, 1, p1) for e in goldens["v1-data"]["entries"]]
+    for r in rb:
+        r["data_file"].pop("block_size_in_bytes", None)
+    _raw_write(FILES / "invalid-v1-no-block-size.avro", nob, rb, goldens["v1-data"]["metadata"])
+    made["invalid-v1-no-block-size"] = "a v1 data_file without block_size_in_bytes (105)"
 
     # hostile inputs found by tests/fuzz.py: header JSON of the wrong shape or depth, an Avro
     # schema whose record fields are null, a decimal without precision

@@ -445,6 +445,12 @@ def build() -> None:
           "v3 partition field with an unknown multi-argument transform and source-ids", summary(d),
           "Appendix C Partition Specs: 'All v3 readers are required to read tables with unknown transforms'; "
           "source-ids for multi-argument transforms")
+    d = mutate(v3_rich, setp("sort-orders/1/fields", v1_rich()["sort-orders"][1]["fields"] + [
+        {"transform": "zorder", "source-ids": [1, 3], "direction": "asc", "null-order": "nulls-first"}]))
+    valid("valid", "v3/valid/unknown-sort-transform.metadata.json", d,
+          "v3 sort field with an unknown multi-argument transform and source-ids", summary(d),
+          "Appendix C Sort Orders: 'All v3 readers are required to read tables with unknown transforms, "
+          "ignoring them.'")
 
     # ------------------------------------------------------------------ files written by implementations
     # Kept as written (files/realistic/, not generated here): Iceberg Java 1.10.2 through
@@ -709,6 +715,26 @@ def build() -> None:
                 "two partition statistics files for one snapshot", "metadata.partition-statistics-snapshot",
                 "at most one per snapshot",
                 "Partition Statistics: 'Each table snapshot may be associated with at most one partition statistics file'")
+        bad(stem, fn, "name-mapping-without-names",
+            setp("properties/schema.name-mapping.default", json.dumps([{"field-id": 1, "names": ["id"]}, {"field-id": 2}])),
+            "name mapping with a field mapping that has no names", "metadata.name-mapping", "names is required",
+            "Column Projection: '`names`: A required list of 0 or more names for a field.'; Appendix C Name Mapping "
+            "Serialization: names is a JSON list of strings")
+        bad(stem, fn, "name-mapping-field-id-string",
+            setp("properties/schema.name-mapping.default",
+                 json.dumps([{"field-id": "1", "names": ["id"]}, {"field-id": 4, "names": ["location"], "fields": [
+                     {"field-id": 5, "names": ["lat"]}, {"field-id": 6, "names": ["lon"]}]}])),
+            "name mapping whose field-id is a string", "metadata.name-mapping", "field-id is a JSON int",
+            "Appendix C Name Mapping Serialization: field-id is a JSON int (example 1)")
+        bad(stem, fn, "manifest-list-shared", lambda d: d["snapshots"][1].update(
+                {"manifest-list": d["snapshots"][0]["manifest-list"]}),
+            "two snapshots name one manifest list", "metadata.manifest-list-shared",
+            "a manifest list belongs to one snapshot", "Terms: 'Manifest list -- A file that lists manifest files; "
+            "one per snapshot.'")
+        bad(stem, fn, "relative-manifest-list", setp("snapshots/1/manifest-list", "metadata/snap-2.avro"),
+            "a manifest-list path relative to the table location", "metadata.relative-path",
+            "paths are fully qualified before v4", "Paths in Metadata: 'Prior to v4, all path fields must contain "
+            "fully-qualified paths.'")
         if v < 3:
             bad(stem, fn, "v3-type", setp("schemas/1/fields/6/type", "timestamp_ns"),
                 f"timestamp_ns column in a v{v} table", "schema.type-version", "timestamp_ns is a v3 type",
@@ -743,6 +769,21 @@ def build() -> None:
             bad(stem, fn, "row-ranges-overlap", setp("snapshots/2/first-row-id", 12), "snapshot row-id range overlaps an earlier one",
                 "metadata.row-lineage", "each snapshot's first-row-id is the table's next-row-id at commit",
                 "Snapshot Row IDs: 'A snapshot's first-row-id is assigned to the table's current next-row-id on each commit attempt'")
+            bad(stem, fn, "first-row-id-missing-after-lineage",
+                both(setp("snapshots/2/first-row-id", DELETE), setp("snapshots/2/added-rows", DELETE)),
+                "snapshot without first-row-id committed after snapshots with it", "metadata.row-lineage",
+                "snapshots created after the upgrade to v3 set first-row-id",
+                "Row Lineage for Upgraded Tables: 'Snapshots that are created after upgrading to v3 must set the "
+                "snapshot's first-row-id'; Snapshot Row IDs: 'The first-row-id field is required even if a commit "
+                "does not assign any ID space.'")
+            bad(stem, fn, "crs-inline-projjson", setp("schemas/1/fields/6/type", 'geometry({"type": "GeographicCRS"})'),
+                "geometry column whose CRS is inlined PROJJSON", "metadata.crs", "PROJJSON is stored in a table property",
+                "Primitive Types, CRS: 'CRS value must not contain inlined PROJJSON definitions'")
+            bad(stem, fn, "crs-projjson-no-property", setp("schemas/1/fields/6/type", "geometry(projjson:crs-def)"),
+                "geometry CRS projjson:crs-def with no such table property", "metadata.crs",
+                "projjson:<name> references a table property",
+                "Primitive Types, CRS: 'it must be stored in a table property and referenced from the CRS field using "
+                "the projjson:<property-name> form'")
             bad(stem, fn, "key-id-unknown", both(setp("encryption-keys", [{"key-id": "k1", "encrypted-key-metadata": "aWNlYmVyZwo="}]),
                                                 setp("snapshots/2/key-id", "k2")),
                 "snapshot key-id names no encryption key", "metadata.encryption-keys", "key-id names a table key",
