@@ -459,7 +459,8 @@ def _next_row_id(o: Overlay, rng: random.Random) -> str | None:
     return f"next-row-id set to {max(ends) - 1}"
 
 
-@damage("metadata.manifest-list-shared", "metadata", "a snapshot names the manifest list of another")
+@damage("metadata.manifest-list-shared", "metadata", "a snapshot names the manifest list of another",
+        also=("snapshot.manifest-first-row-id", "snapshot.manifest-first-row-id-kept"))  # v3: ids assigned for the other snapshot
 def _manifest_list_shared(o: Overlay, rng: random.Random) -> str | None:
     snaps = [s for s in o.snapshots() if isinstance(s.get("manifest-list"), str)]
     if len(snaps) < 2:
@@ -643,7 +644,8 @@ def _list_counts(o: Overlay, rng: random.Random) -> str | None:
 def _list_seq(o: Overlay, rng: random.Random) -> str | None:
     if o.version < 2:
         return None
-    c = _pick_list_record(o, rng)
+    # a manifest list written before an upgrade to v2 is v1: it has no sequence_number to change
+    c = _pick_list_record(o, rng, lambda s, r: "sequence_number" in r)
     if c is None:
         return None
     snap, lst, i, rec = c
@@ -658,9 +660,9 @@ def _list_seq(o: Overlay, rng: random.Random) -> str | None:
 def _list_min_seq(o: Overlay, rng: random.Random) -> str | None:
     if o.version < 2:
         return None
-    c = _pick_list_record(o, rng, lambda s, r: int(r.get("min_sequence_number") or 0)
-                          < int(r.get("sequence_number") or 0) or int(r.get("existing_files_count") or 0)
-                          + int(r.get("added_files_count") or 0) > 0)
+    c = _pick_list_record(o, rng, lambda s, r: "min_sequence_number" in r and (
+        int(r.get("min_sequence_number") or 0) < int(r.get("sequence_number") or 0)
+        or int(r.get("existing_files_count") or 0) + int(r.get("added_files_count") or 0) > 0))
     if c is None:
         return None
     snap, lst, i, rec = c
@@ -1375,7 +1377,8 @@ def _sort_order_id(o: Overlay, rng: random.Random) -> str | None:
     return f"{os.path.basename(p)} entries[{i}].sort_order_id set to {e['data_file']['sort_order_id']}"
 
 
-@damage("manifests.first-row-id-added", "manifest", "an ADDED data file written with a first_row_id")
+@damage("manifests.first-row-id-added", "manifest", "an ADDED data file written with a first_row_id",
+        also=("manifests.first-row-id-changed",))  # a later entry listing the file carries the inherited id
 def _first_row_id_added(o: Overlay, rng: random.Random) -> str | None:
     if o.version < 3:
         return None
