@@ -842,8 +842,8 @@ def inherit(entries: list[dict[str, Any]], manifest_file: dict[str, Any], versio
     """Entries with inherited values filled in from their manifest-list entry: ``snapshot_id``
     from ``added_snapshot_id``; for ADDED entries (or a v1 list, sequence number 0) the
     sequence numbers from the manifest's ``sequence_number``; v3 ``first_row_id`` of data
-    files from the manifest's ``first_row_id`` plus the record counts of the preceding data
-    files that also had none."""
+    files from the manifest's ``first_row_id`` plus the record counts of the preceding live
+    (added or existing) data files that also had none."""
     seq = manifest_file.get("sequence_number") or 0
     next_row = manifest_file.get("first_row_id")
     out = []
@@ -856,7 +856,10 @@ def inherit(entries: list[dict[str, Any]], manifest_file: dict[str, Any], versio
             if e.get(key) is None and (e.get("status") == 1 or seq == 0):
                 e[key] = seq
         df = e["data_file"]
-        if version >= 3 and df.get("content", 0) == 0 and df.get("first_row_id") is None and next_row is not None:
+        # a DELETED entry takes no row ids: a manifest's range covers its added and existing
+        # rows only (First Row ID Assignment counts added_rows_count + existing_rows_count)
+        if (version >= 3 and df.get("content", 0) == 0 and df.get("first_row_id") is None
+                and next_row is not None and e.get("status") != 2):
             df["first_row_id"] = next_row
             next_row += df.get("record_count") or 0
         out.append(e)
