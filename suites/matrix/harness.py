@@ -92,16 +92,16 @@ class Workspace:
         self.root = root
         self._http: HttpServer | None = None
         self._copies: dict[tuple[str, str], Path] = {}
-        self._recorded: str | None = None
+        self._recorded: dict[str, str] = {}
 
     def recorded_warehouse(self, doc: dict[str, Any]) -> str:
-        """The warehouse prefix the golden tables' recorded paths start with: where they were
-        generated, which is not ``self.warehouse`` when the golden directory was moved."""
-        if self._recorded is None:
+        """The warehouse prefix the table's recorded paths start with (each producer writes its
+        own form): where it was generated, not ``self.warehouse`` when the golden directory moved."""
+        if doc["name"] not in self._recorded:
             location = str(read_metadata(self.warehouse / doc["metadata"]).get("location", ""))
             suffix = "/" + doc["table"]
-            self._recorded = location[:-len(suffix)] if location.endswith(suffix) else str(self.warehouse)
-        return self._recorded
+            self._recorded[doc["name"]] = location[:-len(suffix)] if location.endswith(suffix) else str(self.warehouse)
+        return self._recorded[doc["name"]]
 
     def moved(self, doc: dict[str, Any]) -> bool:
         recorded = self.recorded_warehouse(doc)
