@@ -31,18 +31,12 @@ from iceberg_conformance.suites.spark import golden
 from iceberg_conformance.suites.spark import tables as _tables  # noqa: F401  (registers the generators)
 from iceberg_conformance.suites.spark import producers as _producers  # noqa: F401, I001  (after Spark's)
 from iceberg_conformance.suites.spark.readers import ReaderUnavailable
+from iceberg_conformance.suites.test_tables import _load as _load_expected
 from iceberg_conformance.suites.test_tables import golden_dir  # noqa: F401  (fixture)
 
 
 def _load(golden_dir: Path, name: str) -> dict[str, Any]:  # noqa: F811
-    """The expected contents of a golden table; a table missing from the golden directory fails
-    (a matrix with a table left out would look complete)."""
-    path = golden_dir / "expected" / f"{name}.json"
-    if not path.is_file():
-        pytest.fail(f"{path} is missing: the golden directory was generated without {name} "
-                    f"(python -m iceberg_conformance.suites.spark.generate --out DIR writes every table)", pytrace=False)
-    doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return doc
+    return _load_expected(golden_dir, name, required=True)
 
 ENV = "ICEBERG_CONFORMANCE_CONSUMERS"
 CELLS_ENV = "ICEBERG_CONFORMANCE_MATRIX_CELLS"
