@@ -3,9 +3,10 @@
 Spec sections: "Scan Planning" (snapshot -> manifest list -> manifests -> live data files;
 which delete files apply to which data file by sequence number, partition and
 ``referenced_data_file``), "Delete Formats" (position delete files, equality delete files,
-deletion vectors), "Column Projection" (columns found by field id; a field missing from a file
-reads as its ``initial-default`` or, for an identity-partitioned column, the partition value,
-else null), "Sequence Number Inheritance" (done by :func:`reference.manifests.inherit`).
+deletion vectors), "Column Projection" (columns found by field id, or through the table's
+``schema.name-mapping.default`` for columns a file gives no field id; a field missing from a
+file reads as the partition value of an identity-partitioned column, else its
+``initial-default``, else null), "Sequence Number Inheritance" (done by :func:`reference.manifests.inherit`).
 
 :func:`scan` returns the rows of a snapshot as ``{column name: JSON single-value}`` dicts
 (Appendix D JSON form: structs keyed by field id, maps as ``{"keys": [...], "values": [...]}``).
@@ -301,8 +302,57 @@ def _identity_partition_values(doc: dict[str, Any], entry: FileEntry) -> dict[in
     return out
 
 
+def _name_mapping(doc: dict[str, Any]) -> list[Any] | None:
+    """The table's ``schema.name-mapping.default`` (Column Projection), or None without one."""
+    props = doc.get("properties")
+    raw = props.get("schema.name-mapping.default") if isinstance(props, dict) else None
+    if not isinstance(raw, str):
+        return None
+    try:
+        mapping = json.loads(raw)
+    except ValueError as e:
+        raise SpecViolation("metadata.name-mapping", f"properties/schema.name-mapping.default: not JSON: {e}",
+                            clause=CLAUSE_PROJECTION) from e
+    return mapping if isinstance(mapping, list) else None
+
+
+def _mapped_field(f: Any, mapping: list[Any], name: str | None = None) -> Any:
+    """Arrow field ``f`` with the field id ``mapping`` gives its name when the file gave it none,
+    children likewise ("Use schema.name-mapping.default metadata to map field id to columns
+    without field id"). A list's element is mapped as ``element``, a map's key and value as
+    ``key`` and ``value``, whatever the file calls them (Column Projection: "List types should
+    contain a mapping in fields for element")."""
+    import pyarrow as pa
+
+    look = f.name if name is None else name
+    m = next((m for m in mapping if isinstance(m, dict) and look in (m.get("names") or [])), None)
+    meta = dict(f.metadata or {})
+    if _arrow_field_id(f) is None and m is not None and isinstance(m.get("field-id"), int):
+        meta[b"PARQUET:field_id"] = str(m["field-id"]).encode()
+    children = (m or {}).get("fields") or []
+    t = f.type
+    if pa.types.is_struct(t):
+        t = pa.struct([_mapped_field(t.field(i), children) for i in range(t.num_fields)])
+    elif pa.types.is_map(t):
+        t = pa.map_(_mapped_field(t.key_field, children, "key"), _mapped_field(t.item_field, children, "value"))
+    elif pa.types.is_list(t) or pa.types.is_large_list(t):
+        element = _mapped_field(t.value_field, children, "element")
+        t = pa.list_(element) if pa.types.is_list(t) else pa.large_list(element)
+    return pa.field(f.name, t, f.nullable, meta or None)
+
+
+def _with_name_mapping(doc: dict[str, Any], tbl: Any) -> Any:
+    """``tbl`` with field ids from the table's name mapping on columns that have none."""
+    import pyarrow as pa
+
+    mapping = _name_mapping(doc)
+    if mapping is None:
+        return tbl
+    return tbl.cast(pa.schema([_mapped_field(f, mapping) for f in tbl.schema], metadata=tbl.schema.metadata))
+
+
 def _parquet_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry) -> list[dict[int, Any]]:
-    tbl = _read_parquet(_local(entry.path))
+    tbl = _with_name_mapping(doc, _read_parquet(_local(entry.path)))
     return _arrow_rows(doc, schema, entry, tbl, _columns_by_id(tbl))
 
 
@@ -312,7 +362,7 @@ def _orc_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry) -> list
     import pyarrow.orc as orc  # type: ignore[import-untyped]
 
     with open(_local(entry.path), "rb") as f:
-        tbl = orc.ORCFile(f).read()
+        tbl = _with_name_mapping(doc, orc.ORCFile(f).read())
     return _arrow_rows(doc, schema, entry, tbl, _columns_by_id(tbl))
 
 

@@ -406,5 +406,59 @@ def pyiceberg_v2_schema_evolution(w: PyIcebergWriter) -> None:
     w.expect("after add/rename/promote", rows)
 
 
+def _import_file(w: PyIcebergWriter, name: str, columns: dict[str, Any]) -> str:
+    """A Parquet file written by pyarrow alone (no field ids), inside the table's data folder,
+    as a migration or an import leaves them."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder = w.table_dir() / "data" / "imported"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    pq.write_table(pa.table(columns), path)
+    return str(path)
+
+
+@golden_table(name="pyiceberg_v2_name_mapping", format_version=2, producer="pyiceberg",
+              features=("v2", "name-mapping", "schema-evolution", "rename"),
+              description="v2 table (PyIceberg add_files): Parquet files without field ids, read through "
+                          "schema.name-mapping.default: columns in another order, a column and a struct missing "
+                          "from a file, columns renamed in the table and a file written under the new names")
+def pyiceberg_v2_name_mapping(w: PyIcebergWriter) -> None:
+    # Column Projection: "Use schema.name-mapping.default metadata to map field id to columns
+    # without field id as described below and use the column if it is present."; a field the
+    # file does not have reads as null.
+    import pyarrow as pa
+    from pyiceberg.types import DoubleType, LongType, NestedField, StringType, StructType
+
+    w.create(_schema((1, "id", LongType(), False), (2, "name", StringType(), False),
+                     (3, "score", DoubleType(), False),
+                     (4, "loc", StructType(NestedField(5, "lat", DoubleType(), required=False),
+                                           NestedField(6, "lon", DoubleType(), required=False)), False)))
+    first = _import_file(w, "f1.parquet", {
+        "id": pa.array([1, 2], pa.int64()), "name": ["a", "b"], "score": [1.5, -0.0],
+        "loc": [{"lat": 47.5, "lon": -122.25}, None]})
+    # another column order; no name, no loc
+    second = _import_file(w, "f2.parquet", {"score": [3.5], "id": pa.array([3], pa.int64())})
+    w.table.add_files([first, second])
+    rows: list[Row] = [
+        {"id": 1, "name": "a", "score": 1.5, "loc": {"lat": 47.5, "lon": -122.25}},
+        {"id": 2, "name": "b", "score": -0.0, "loc": None},
+        {"id": 3, "name": None, "score": 3.5, "loc": None}]
+    w.expect("add_files of two files without field ids", rows)
+    # renames keep the old names in the mapping: files written before read as before
+    with w.table.update_schema() as u:
+        u.rename_column("name", "label")
+        u.rename_column("loc.lat", "latitude")
+    w.table = w.table.refresh()
+    third = _import_file(w, "f3.parquet", {
+        "label": ["c"], "id": pa.array([4], pa.int64()), "loc": [{"latitude": -33.75, "lon": 151.0}]})
+    w.table.add_files([third])
+    rows = [{"id": r["id"], "label": r["name"], "score": r["score"],
+             "loc": r["loc"] and {"latitude": r["loc"]["lat"], "lon": r["loc"]["lon"]}} for r in rows]
+    rows.append({"id": 4, "label": "c", "score": None, "loc": {"latitude": -33.75, "lon": 151.0}})
+    w.expect("rename name -> label, loc.lat -> latitude; add_files of a file under the new names", rows)
+
+
 #: the writer each non-Spark producer's generators get
 WRITERS: dict[str, type[_Writer]] = {"reference": ReferenceWriter, "pyiceberg": PyIcebergWriter}
