@@ -478,8 +478,29 @@ def file_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry) -> list
     return reader(doc, schema, entry)
 
 
+def _with_equality_fields(doc: dict[str, Any], schema: StructType, deletes: list[FileEntry]) -> StructType:
+    """``schema`` with the fields equality deletes compare on that it lacks, taken from the
+    newest table schema that has them: "If a delete column in an equality delete file is later
+    dropped from the table, it must still be used when applying the equality deletes." (Equality
+    Delete Files). The extra fields are read and compared, never returned."""
+    from .metadata import schema_by_id
+
+    have = {f.field_id for f in schema.fields}
+    need = {int(i) for x in deletes for i in x.data_file.get("equality_ids") or [] if int(i) not in have}
+    extra: list[NestedField] = []
+    for _, sj in sorted(schema_by_id(doc).items(), key=lambda kv: -kv[0]):
+        older = parse_type({"type": "struct", "fields": sj.get("fields", [])})
+        for f in older.fields if isinstance(older, StructType) else ():
+            if f.field_id in need:
+                extra.append(f)
+                need.discard(f.field_id)
+    return StructType(fields=schema.fields + tuple(extra)) if extra else schema
+
+
 def read_task(doc: dict[str, Any], schema: StructType, task: Task) -> list[dict[int, Any]]:
     """Rows (field id -> reference Python value) of one task, deletes applied."""
+    if task.equality_deletes:
+        schema = _with_equality_fields(doc, schema, task.equality_deletes)
     rows = file_rows(doc, schema, task.data)
     deleted = _deleted_positions(task)
     if deleted:

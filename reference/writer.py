@@ -301,6 +301,14 @@ class TableBuilder:
         self.schemas.append({"type": "struct", "schema-id": len(self.schemas), "fields": fields})
         self._write_metadata()
 
+    def drop_column(self, name: str) -> None:
+        """"Schema Evolution": a new schema without the top-level field ``name``."""
+        fields = [f for f in self.schema["fields"] if f["name"] != name]
+        if len(fields) == len(self.schema["fields"]):
+            raise ValueError(f"no top-level column {name!r} to drop")
+        self.schemas.append({"type": "struct", "schema-id": len(self.schemas), "fields": fields})
+        self._write_metadata()
+
     # -- files -----------------------------------------------------------------------------
 
     def _name(self, stem: str, ext: str) -> str:

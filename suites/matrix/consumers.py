@@ -30,7 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from iceberg_conformance.suites.spark.readers import ReaderUnavailable, arrow_rows, read_duckdb, read_pyiceberg, read_reference
+from iceberg_conformance.suites.spark.readers import (
+    ReaderUnavailable, arrow_rows, isolated, read_duckdb, read_pyiceberg, read_reference,
+)
 
 #: where the icebird reader script lives (run with node)
 ICEBIRD_SCRIPT = Path(__file__).resolve().parent / "icebird_read.mjs"
@@ -166,6 +168,15 @@ def read_datafusion(r: ReadRequest) -> list[dict[str, Any]]:
     return arrow_rows(ctx.sql("SELECT * FROM t").to_arrow_table())
 
 
+def in_own_process(name: str, read: Callable[[ReadRequest], list[dict[str, Any]]]) -> Callable[[ReadRequest], list[dict[str, Any]]]:
+    """``read`` run in a worker process of its own (:func:`~suites.spark.readers.isolated`): an
+    engine running native code that crashes on a table fails that read, not the lane."""
+    def run(r: ReadRequest) -> list[dict[str, Any]]:
+        return isolated(name, read, r)
+    run.__doc__ = read.__doc__
+    return run
+
+
 def node_modules() -> Path:
     given = os.environ.get(ICEBIRD_ENV)
     candidates = [Path(given)] if given else []
@@ -234,14 +245,14 @@ CONSUMERS: dict[str, Consumer] = {c.name: c for c in (
     Consumer("duckdb", "DuckDB 1.5.5 (iceberg_scan)", ("duckdb==1.5.5", "duckdb-extension-iceberg==1.5.5"),
              read_duckdb_consumer, lambda: _dist_version("duckdb", "duckdb-extension-iceberg")),
     Consumer("chdb", "ClickHouse 26.9 through chdb 4.4.0 (icebergLocal)", ("chdb==4.4.0",),
-             read_chdb, lambda: _dist_version("chdb", "chdb-core")),
+             in_own_process("chdb", read_chdb), lambda: _dist_version("chdb", "chdb-core")),
     Consumer("polars", "Polars 2.1.0 (scan_iceberg)", ("polars==2.1.0",),
-             read_polars, lambda: _dist_version("polars")),
+             in_own_process("polars", read_polars), lambda: _dist_version("polars")),
     Consumer("daft", "Daft 0.7.26 (read_iceberg)", ("daft==0.7.26",),
-             read_daft, lambda: _dist_version("daft")),
+             in_own_process("daft", read_daft), lambda: _dist_version("daft")),
     Consumer("datafusion", "DataFusion 54 with iceberg-rust's table provider (pyiceberg-core 0.11)",
              ("datafusion>=54,<55", "pyiceberg-core==0.11.0"),
-             read_datafusion, lambda: _dist_version("datafusion", "pyiceberg-core"),
+             in_own_process("datafusion", read_datafusion), lambda: _dist_version("datafusion", "pyiceberg-core"),
              time_travel=False, paths="file-uri"),
     Consumer("icebird", "icebird 0.3.1 (JavaScript, node) over loopback HTTP", ("icebird@0.3.1 (npm)",),
              read_icebird, icebird_version, time_travel=False, paths="http"),

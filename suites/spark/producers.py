@@ -177,6 +177,32 @@ def ref_v3_equality_deletes(w: ReferenceWriter) -> None:
     _equality_deletes(w)
 
 
+@golden_table(name="ref_v2_equality_delete_dropped_column", format_version=2, producer="reference",
+              features=("v2", "equality-deletes", "schema-evolution", "drop", "sequence-numbers"),
+              description="v2 table (reference writer): an equality delete on a column that is dropped "
+                          "afterwards still deletes the rows it matched")
+def ref_v2_equality_delete_dropped_column(w: ReferenceWriter) -> None:
+    # Equality Delete Files: "If a delete column in an equality delete file is later dropped from
+    # the table, it must still be used when applying the equality deletes."
+    t = w.create([_f(1, "id", "long", True), _f(2, "cat", "string"), _f(3, "data", "string")])
+    rows: list[Row] = [{"id": 1, "cat": "x", "data": "a"}, {"id": 2, "cat": "y", "data": "b"},
+                       {"id": 3, "cat": "x", "data": "c"}, {"id": 4, "cat": None, "data": "d"}]
+    t.append(rows)
+    w.expect("append", rows)
+    t.equality_delete([{"cat": "x"}], ["cat"])
+    rows = [r for r in rows if r["cat"] != "x"]
+    w.expect("equality delete cat = x", rows)
+    later: list[Row] = [{"id": 5, "cat": "x", "data": "e"}]     # newer than the delete: kept
+    t.append(later)
+    rows += later
+    w.expect("append cat = x after the delete", rows)
+    t.drop_column("cat")
+    more: list[Row] = [{"id": 6, "data": "f"}]
+    t.append(more)
+    rows = [{"id": r["id"], "data": r["data"]} for r in rows] + more
+    w.expect("drop cat, append", rows)
+
+
 def _grouped(ids: range) -> list[Row]:
     return [{"id": i, "grp": "abc"[i % 3], "data": f"d{i}"} for i in ids]
 

@@ -13,10 +13,15 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import math
+import multiprocessing
 import uuid
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
 from decimal import Decimal, localcontext
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 EPOCH = _dt.datetime(1970, 1, 1)
 EPOCH_TZ = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
@@ -24,6 +29,46 @@ EPOCH_TZ = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
 
 class ReaderUnavailable(Exception):
     """The reader's library is not installed (the test skips with this reason)."""
+
+
+class ReaderCrashed(Exception):
+    """The engine's process died while reading (a native crash) or did not answer in time: that
+    read fails, the test session goes on."""
+
+
+T = TypeVar("T")
+#: seconds an isolated read may take before its process is killed
+ISOLATED_TIMEOUT = 600.0
+_POOLS: dict[str, ProcessPoolExecutor] = {}
+
+
+def _drop_pool(name: str, kill: bool) -> None:
+    pool = _POOLS.pop(name, None)
+    if pool is None:
+        return
+    if kill:   # a hung engine: end its process, shutdown() would wait for it
+        for proc in list(getattr(pool, "_processes", {}).values()):
+            proc.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def isolated(name: str, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` in a worker process kept for engine ``name``, so that a native crash of the
+    engine (DuckDB 1.5.5 ends its process with a segmentation fault on some valid tables) fails
+    this read with :class:`ReaderCrashed` instead of ending the test session. ``fn`` must be a
+    module-level function; the worker is started (spawn) on first use and again after a crash."""
+    pool = _POOLS.get(name)
+    if pool is None:
+        pool = _POOLS[name] = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        return pool.submit(fn, *args).result(timeout=ISOLATED_TIMEOUT)
+    except BrokenProcessPool:
+        _drop_pool(name, kill=False)
+        raise ReaderCrashed(f"{name}'s process ended abruptly while reading (a native crash such as a "
+                            "segmentation fault)") from None
+    except FutureTimeout:
+        _drop_pool(name, kill=True)
+        raise ReaderCrashed(f"{name} did not answer within {ISOLATED_TIMEOUT:.0f} s; its process was killed") from None
 
 
 def _micros_text(micros: int) -> str:
@@ -187,6 +232,17 @@ def _duckdb() -> Any:
 
 
 def read_duckdb(metadata: Path, snapshot_id: int) -> list[dict[str, Any]]:
+    """DuckDB's ``iceberg_scan``, in a process of its own (:func:`isolated`)."""
+    _duckdb_here()       # ReaderUnavailable here, in this process, when DuckDB is missing
+    return isolated("duckdb", _read_duckdb_here, metadata, snapshot_id)
+
+
+@lru_cache(maxsize=1)
+def _duckdb_here() -> None:
+    _duckdb().close()
+
+
+def _read_duckdb_here(metadata: Path, snapshot_id: int) -> list[dict[str, Any]]:
     con = _duckdb()
     try:
         path = str(metadata).replace("'", "''")
