@@ -185,7 +185,7 @@ class Overlay:
                     if not keep_size:
                         df["file_size_in_bytes"] = len(data)
                     self.touch_manifest(mpath)
-            for st in self.doc.get("statistics") or []:
+            for st in (self.doc.get("statistics") or []) + (self.doc.get("partition-statistics") or []):
                 if st.get("statistics-path") == old:
                     st["statistics-path"] = new
                     if not keep_size:
@@ -1262,6 +1262,114 @@ def _rewrite_positions(o: Overlay, rng: random.Random, change: Callable[[list[st
             if int(item["key"]) == 2147483545:
                 item["value"] = struct.pack("<q", min(positions))
     return f"{os.path.basename(path)}: {what}"
+
+
+@damage("dv.holds-position-deletes", "puffin",
+        "a deletion vector drops a position that an older live position delete file of its data file holds",
+        also=("files.partition-statistics-position-deletes", "files.partition-statistics-total-records"))
+def _dv_drops_position(o: Overlay, rng: random.Random) -> str | None:
+    """The pairs (DV, position delete file) come from the checker's own planning (live in one
+    snapshot, delete-planning rules); the victim is a position both hold. The Puffin file is
+    written again with that DV's blob shorter by one position: every blob after it moves, so
+    every entry naming the file gets its new offset and size, and the DV's entry its new
+    record_count (the blob's cardinality)."""
+    from iceberg_conformance.checker.datafiles import dv_positions, position_delete_rows
+    from iceberg_conformance.checker.table import plan_units
+    from iceberg_conformance.reference.puffin import BlobToWrite, deletion_vector_blob, read_puffin, write_puffin
+
+    cands: list[tuple[dict[str, Any], str, int]] = []
+    for u in plan_units(o.source):
+        if u.kind != "dv-merge":
+            continue
+        dv = u.context["dv"]
+        held = dv_positions(local_path(dv["path"]) or dv["path"], int(dv["content_offset"]),
+                            int(dv["content_size_in_bytes"])) or ()
+        for pf in u.context["files"]:
+            rows = position_delete_rows(local_path(pf["path"]) or pf["path"]) or {}
+            for pos in sorted(set(held) & rows.get(str(dv["referenced_data_file"]), set())):
+                cands.append((dv, str(pf["path"]), pos))
+    if not cands:
+        return None
+    dv, pos_file, pos = rng.choice(cands)
+    path = str(dv["path"])
+    pf = read_puffin(local_path(path) or path)
+    blobs: list[BlobToWrite] = []
+    victim = -1
+    for i, b in enumerate(pf.metadata.blobs):
+        if b.offset == dv["content_offset"]:
+            victim = i
+            held = dv_positions(local_path(path) or path, b.offset, b.length) or ()
+            blobs.append(deletion_vector_blob([x for x in held if x != pos], str(dv["referenced_data_file"]),
+                                              b.fields))
+        else:
+            blobs.append(BlobToWrite(b.type, b.fields, b.snapshot_id, b.sequence_number, pf.raw_blob(i),
+                                     b.compression_codec, dict(b.properties)))
+    data = write_puffin(blobs, properties=dict(pf.metadata.properties), created_by=None)
+    moved = {(old.offset, old.length): new for old, new in zip(pf.metadata.blobs, read_puffin(data).metadata.blobs)}
+    for mpath, _i, e in o.entries():
+        df = e["data_file"]
+        key = (df.get("content_offset"), df.get("content_size_in_bytes"))
+        if df.get("file_path") == path and key in moved:
+            new = moved[key]
+            df["content_offset"], df["content_size_in_bytes"] = new.offset, new.length
+            if key == (dv["content_offset"], dv["content_size_in_bytes"]):
+                df["record_count"] = int(df["record_count"]) - 1
+            o.touch_manifest(mpath)
+    o.copy_file(path, data)
+    return (f"{os.path.basename(path)}: blob {victim} (DV of {os.path.basename(str(dv['referenced_data_file']))}) "
+            f"drops position {pos}, which {os.path.basename(pos_file)} deletes")
+
+
+def _rewrite_partition_stats(o: Overlay, rng: random.Random, fid: int,
+                             change: Callable[[dict[str, Any]], int | None]) -> str | None:
+    """Rewrite field ``fid`` of one row of a Parquet partition statistics file (schema and field
+    ids kept): ``change`` gets the row (field id -> value of fields 3, 6 and 10 where present)
+    and returns the new value, or None when the row offers no victim."""
+    import io
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from iceberg_conformance.checker.statistics import _field_ids
+
+    cands = []
+    for st in o.doc.get("partition-statistics") or []:
+        path = str(st.get("statistics-path"))
+        if not path.lower().endswith(".parquet"):
+            continue
+        table = pq.read_table(local_path(path) or path)
+        ids = _field_ids(table.schema)
+        if fid not in ids:
+            continue
+        cols = {f: table.column(ids[f].name).to_pylist() for f in (3, 6, 10) if f in ids}
+        for r in range(table.num_rows):
+            value = change({f: v[r] for f, v in cols.items()})
+            if value is not None:
+                cands.append((path, table, ids[fid].name, r, value))
+    if not cands:
+        return None
+    path, table, name, row, value = rng.choice(cands)
+    values = table.column(name).to_pylist()
+    values[row] = value
+    idx = table.column_names.index(name)
+    table = table.set_column(idx, table.schema.field(idx), pa.array(values, table.schema.field(idx).type))
+    buf = io.BytesIO()
+    pq.write_table(table, buf)
+    o.copy_file(path, buf.getvalue())
+    return f"{os.path.basename(path)}: row {row} {name} set to {value}"
+
+
+@damage("files.partition-statistics-position-deletes", "metadata",
+        "a partition statistics file's position_delete_record_count is off by one in one row")
+def _partition_stats_position_count(o: Overlay, rng: random.Random) -> str | None:
+    return _rewrite_partition_stats(o, rng, 6, lambda row: None if row.get(6) is None else int(row[6]) + 1)
+
+
+@damage("files.partition-statistics-total-records", "metadata",
+        "a partition statistics file's total_record_count exceeds the partition's data records")
+def _partition_stats_total_records(o: Overlay, rng: random.Random) -> str | None:
+    # more rows than the data files hold: no scan after deletes keeps that many
+    return _rewrite_partition_stats(o, rng, 10, lambda row: None if row.get(3) is None else int(row[3]) + 1)
 
 
 def _equality_deletes(o: Overlay) -> list[tuple[str, int, dict[str, Any]]]:

@@ -10,6 +10,12 @@ Puffin footer holds) and "Table Metadata > Partition Statistics > Partition Stat
 :func:`check_partition_statistics_file` reads a Parquet partition statistics file: the fields
 required at the table's format version (by field id) and the row order (ascending by
 ``partition``, nulls first). Both read only the file they are given.
+:func:`check_partition_position_deletes` compares ``position_delete_record_count`` per partition
+with the live position delete files and deletion vectors of the snapshot the file is registered
+for, and :func:`check_partition_total_records` a non-null ``total_record_count`` with the rows a
+scan of that snapshot keeps (an unknown count is written as null). Rows are matched to manifest
+entries by the unified partition tuple (partition field ids, values compared as the
+partition's result types).
 :func:`check_metadata_log_uuids` reads the earlier metadata files ``metadata-log`` names (local
 ones that exist) and compares their ``table-uuid`` with the current one ("Implementations must
 throw an exception if a table's UUID does not match the expected UUID after refreshing
@@ -18,6 +24,7 @@ metadata": a log whose files disagree is a refresh that changed the UUID).
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -171,4 +178,194 @@ def check_metadata_log_uuids(doc: dict[str, Any], table: str, allowed: Any) -> l
             out.append(Finding("metadata.table-uuid-changed", f"metadata-log entry {i} ({path}) has table-uuid "
                                f"{other}, the current metadata {uuid}", "Table Metadata Fields: table-uuid", table,
                                f"/metadata-log/{i}/metadata-file"))
+    return out
+
+
+# --- partition statistics against the live files of their snapshot -------------------------------
+
+CLAUSE_PARTITION_COUNTS = "Partition Statistics File: position_delete_record_count, total_record_count"
+
+
+def _partition_types(doc: dict[str, Any]) -> dict[int, Any]:
+    """Partition field id -> result type, over every spec of the table (the unified partition
+    type); a field whose source or transform cannot be resolved is left out."""
+    from iceberg_conformance.checker.datafiles import _schemas
+    from iceberg_conformance.reference.schema import walk
+    from iceberg_conformance.reference.transforms import parse_transform
+
+    schemas, current = _schemas(doc)
+    sources: dict[int, Any] = {}
+    for s in ([current] if current is not None else []) + schemas:
+        for fid, info in walk(s):
+            sources.setdefault(fid, info.field_type)
+    out: dict[int, Any] = {}
+    for spec in doc.get("partition-specs") or []:
+        for f in (spec.get("fields") or []) if isinstance(spec, dict) else []:
+            if not isinstance(f, dict) or not isinstance(f.get("field-id"), int):
+                continue
+            src = f.get("source-id")
+            if not isinstance(src, int) or src not in sources:
+                continue
+            try:
+                out.setdefault(f["field-id"], parse_transform(str(f.get("transform"))).result_type(sources[src]))
+            except Exception:  # noqa: BLE001 - an unknown transform: reported by the metadata checks
+                continue
+    return out
+
+
+def _key(values: dict[int, Any], types: dict[int, Any]) -> str:
+    from iceberg_conformance.reference.values import value_to_json
+
+    return json.dumps([[fid, None if values.get(fid) is None else value_to_json(types[fid], values[fid])]
+                       for fid in sorted(types)])
+
+
+def manifest_partition_key(partition: Any, types: dict[int, Any]) -> str:
+    """The unified partition tuple of a manifest entry's ``partition`` (JSON single values keyed
+    by partition field id), as a comparable string; fields the entry's spec lacks are null."""
+    from iceberg_conformance.reference.values import value_from_json
+
+    values: dict[int, Any] = {}
+    for k, v in (partition or {}).items() if isinstance(partition, dict) else []:
+        fid = int(k)
+        if fid in types and v is not None:
+            values[fid] = value_from_json(types[fid], v)
+    return _key(values, types)
+
+
+def _stats_rows(path: str, types: dict[int, Any], wanted: tuple[int, ...]) -> list[tuple[str, dict[int, Any]]] | None:
+    """(unified partition key, {field id: value} of the ``wanted`` fields) of every row of a
+    Parquet partition statistics file; None when a field cannot be matched."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from iceberg_conformance.checker.datafiles import _comparable, _py
+    from iceberg_conformance.reference.arrow import field_id
+    from iceberg_conformance.reference.safeio import open_regular
+
+    with open_regular(path) as fh:
+        pf = pq.ParquetFile(fh)
+        ids = _field_ids(pf.schema_arrow)
+        if 1 not in ids:
+            return None
+        names = [ids[1].name] + [ids[f].name for f in wanted if f in ids]
+        tbl = pf.read(columns=names)
+    part = tbl.column(ids[1].name).combine_chunks()
+    n = tbl.num_rows
+    cols: dict[int, list[Any]] = {}
+    ptype = part.type
+    for i in range(ptype.num_fields):
+        fid = field_id(ptype.field(i))
+        if fid is None or fid not in types:
+            return None
+        arr = part.field(i)
+        if pa.types.is_date32(arr.type):  # a day partition: Iceberg Java writes DATE, the spec says int days
+            arr = arr.cast(pa.int32())
+        cols[fid] = [_py(types[fid], v) for v in _comparable(types[fid], arr).to_pylist()]
+    nulls = part.is_null().to_pylist()
+    rows = []
+    values = {f: tbl.column(ids[f].name).to_pylist() for f in wanted if f in ids}
+    for r in range(n):
+        tup = {} if nulls[r] else {fid: col[r] for fid, col in cols.items()}
+        rows.append((_key(tup, types), {f: v[r] for f, v in values.items()}))
+    return rows
+
+
+def _by_partition(path: str, doc: dict[str, Any], fid: int) -> tuple[dict[str, int | None], dict[int, Any]] | None:
+    """Field ``fid`` of a partition statistics file summed per unified partition tuple (None for a
+    tuple with a null value in some row); None when the file cannot be matched to the table."""
+    types = _partition_types(doc)
+    if not path.lower().endswith(".parquet"):
+        return None
+    try:
+        rows = _stats_rows(path, types, (fid,))
+    except Exception:  # noqa: BLE001 - an unreadable or mismatched file is reported by its own rules
+        return None
+    if rows is None:
+        return None
+    out: dict[str, int | None] = {}
+    for key, vals in rows:
+        if fid not in vals:
+            return None
+        v = vals[fid]
+        prev = out.get(key, 0)
+        out[key] = None if v is None or prev is None else prev + int(v)
+    return out, types
+
+
+def _show_key(key: str) -> str:
+    return ", ".join(f"{fid}={json.dumps(v)}" for fid, v in json.loads(key)) or "(unpartitioned)"
+
+
+def check_partition_position_deletes(doc: dict[str, Any], live: list[tuple[int, dict[str, Any]]], path: str,
+                                     table: str, where: str) -> list[Finding]:
+    """``files.partition-statistics-position-deletes``: in each row, a non-null
+    ``position_delete_record_count`` is the sum of ``record_count`` over the live position delete
+    files and deletion vectors of that partition in the snapshot (``live``: (spec id,
+    data_file) of its ADDED and EXISTING entries)."""
+    got = _by_partition(path, doc, 6)
+    if got is None:
+        return []
+    claimed, types = got
+    actual: dict[str, int] = {}
+    try:
+        for _spec, df in live:
+            if df.get("content") == 1:
+                k = manifest_partition_key(df.get("partition"), types)
+                actual[k] = actual.get(k, 0) + int(df.get("record_count") or 0)
+    except Exception:  # noqa: BLE001 - a partition value that does not decode: data.partition-value
+        return []
+    out = []
+    for key, value in claimed.items():
+        if value is not None and value != actual.get(key, 0):
+            out.append(Finding("files.partition-statistics-position-deletes", f"partition {_show_key(key)}: "
+                               f"position_delete_record_count is {value}, the live position delete files and "
+                               f"deletion vectors of the partition hold {actual.get(key, 0)} position deletes",
+                               CLAUSE_PARTITION_COUNTS, table, where))
+    return out
+
+
+def check_partition_total_records(doc: dict[str, Any], snap: dict[str, Any], path: str, table: str, where: str,
+                                  readable: Any) -> list[Finding]:
+    """``files.partition-statistics-total-records``: in each row, a non-null
+    ``total_record_count`` is the exact number of rows of the partition after deletes (an unknown
+    count is written as null): rows of the snapshot's scan tasks (:func:`reference.scan.plan`),
+    position deletes and deletion vectors counted from their files, equality deletes applied to
+    the rows read. Nothing is judged when a file of the snapshot cannot be read."""
+    from iceberg_conformance.checker.datafiles import local_path
+    from iceberg_conformance.reference import scan as rs
+    from iceberg_conformance.reference.errors import SpecViolation
+
+    got = _by_partition(path, doc, 10)
+    if got is None:
+        return []
+    claimed, types = got
+    if all(v is None for v in claimed.values()):
+        return []
+    actual: dict[str, int] = {}
+    try:
+        tasks = rs.plan(doc, snap)
+        files = [t.data.path for t in tasks] \
+            + [x.path for t in tasks for x in t.position_deletes + t.equality_deletes] \
+            + [t.deletion_vector.path for t in tasks if t.deletion_vector is not None]
+        if any((lp := local_path(f)) is None or not readable(lp) for f in files):
+            return []
+        schema = rs._schema_for(doc, snap)
+        for t in tasks:
+            rc = int(t.data.data_file.get("record_count") or 0)
+            if t.equality_deletes:
+                kept = len(rs.read_task(doc, schema, t))
+            else:
+                kept = rc - len({p for p in rs._deleted_positions(t) if 0 <= p < rc})
+            k = manifest_partition_key(t.data.data_file.get("partition"), types)
+            actual[k] = actual.get(k, 0) + kept
+    except (SpecViolation, OSError, ValueError, KeyError, TypeError):
+        return []  # unreadable input is reported by the file and manifest rules
+    out = []
+    for key, value in claimed.items():
+        if value is not None and value != actual.get(key, 0):
+            out.append(Finding("files.partition-statistics-total-records", f"partition {_show_key(key)}: "
+                               f"total_record_count is {value}, a scan of snapshot {snap.get('snapshot-id')} keeps "
+                               f"{actual.get(key, 0)} rows of the partition after deletes (an unknown count is "
+                               "written as null)", CLAUSE_PARTITION_COUNTS, table, where))
     return out

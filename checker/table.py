@@ -24,6 +24,12 @@ Units and what they check:
   they point at live data files and at positions below their record counts; deletion
   vectors are read from their Puffin file and compared with their manifest entry
   (:mod:`reference.deletion_vectors`).
+* ``dv-merge`` (v3): a deletion vector against the live position delete files that apply to its
+  data file in a snapshot it is live in, planned once per pair; the DV holds every position
+  they delete in that file (:func:`checker.datafiles.check_dv_merge`).
+* ``partition-stats``: ``total_record_count`` of each registered partition statistics file
+  against a scan of its snapshot (:func:`checker.statistics.check_partition_total_records`);
+  ``position_delete_record_count`` is compared by the metadata unit, from the manifests.
 """
 
 from __future__ import annotations
@@ -332,6 +338,8 @@ def _plan(table: str, doc: dict[str, Any] | None, metadata_only: bool = False) -
     files: dict[str, dict[str, Any]] = {}
     live_data: dict[int, dict[str, tuple[int, Any, Any, int]]] = {}
     puffin_deletes: dict[str, list[Any]] = {}
+    # DV content key -> {"dv": its record, "files": position delete file key -> record}
+    merges: dict[str, dict[str, Any]] = {}
     for snap in snaps:
         sid = snap.get("snapshot-id")
         units.append(Unit("snapshot", table, str(snap.get("manifest-list", "")), {"snapshot_id": sid}))
@@ -346,6 +354,8 @@ def _plan(table: str, doc: dict[str, Any] | None, metadata_only: bool = False) -
             rec = manifests.setdefault(p, {}).setdefault(_canonical(mf), {"record": mf, "where": []})
             rec["where"].append([list_path, i, sid])
         data_here: dict[str, tuple[int, Any, Any, int]] = {}
+        dvs_here: list[tuple[str, dict[str, Any]]] = []
+        positions_here: list[dict[str, Any]] = []
         for mf, e, i in entries:
             df = e["data_file"]
             k = content_key(df)
@@ -366,12 +376,29 @@ def _plan(table: str, doc: dict[str, Any] | None, metadata_only: bool = False) -
                     int(e.get("sequence_number") or 0))
             elif df.get("content_offset") is not None:
                 puffin_deletes.setdefault(str(df.get("file_path")), []).append(sid)
+            if df.get("content") == 1:
+                rec = {"key": k, "path": str(df.get("file_path")), "manifest": str(mf.get("manifest_path")),
+                       "index": i, "spec_id": spec_id, "partition": _canonical(df.get("partition") or {}),
+                       "sequence_number": e.get("sequence_number"),
+                       "referenced_data_file": df.get("referenced_data_file"),
+                       "content_offset": df.get("content_offset"),
+                       "content_size_in_bytes": df.get("content_size_in_bytes"), "snapshot": sid}
+                if str(df.get("file_format", "")).upper() == "PUFFIN":
+                    dvs_here.append((k, rec))
+                else:
+                    positions_here.append(rec)
         if isinstance(sid, int):
             live_data[sid] = data_here
+        if version >= 3 and dvs_here and positions_here:
+            _plan_merges(merges, dvs_here, positions_here, data_here)
     for p, records in manifests.items():
         units.append(Unit("manifest", table, p, {"records": list(records.values())}))
     for p in puffin_deletes:
         units.append(Unit("puffin", table, p, {}))
+    for k, m in merges.items():
+        units.append(Unit("dv-merge", table, m["dv"]["path"], {"dv": m["dv"], "files": list(m["files"].values())}))
+    if not metadata_only and any(isinstance(x, dict) for x in doc.get("partition-statistics") or []):
+        units.append(Unit("partition-stats", table, table, {}))
     for k, item in files.items():
         records = list(item["records"].values())
         first = records[0]
@@ -398,6 +425,33 @@ def _plan(table: str, doc: dict[str, Any] | None, metadata_only: bool = False) -
     return units
 
 
+def _plan_merges(merges: dict[str, dict[str, Any]], dvs: list[tuple[str, dict[str, Any]]],
+                 positions: list[dict[str, Any]], data: dict[str, tuple[int, Any, Any, int]]) -> None:
+    """Pair each live deletion vector of one snapshot with the live position delete files that
+    apply to its data file by the delete-planning rules of "Scan Planning" (a position delete
+    file's data sequence number >= the data file's, same spec and partition, and a
+    ``referenced_data_file``, where set, naming that file), added no later than the DV (data
+    sequence number <= the DV's). A pair seen in several snapshots is recorded once, with the
+    first snapshot it was seen in."""
+    for key, dv in dvs:
+        ref = dv.get("referenced_data_file")
+        target = data.get(str(ref)) if ref is not None else None
+        dv_seq = dv.get("sequence_number")
+        if target is None or not isinstance(dv_seq, int):
+            continue  # a DV of no live data file: dv.target-not-live
+        _count, spec_id, part, data_seq = target
+        for p in positions:
+            p_seq = p.get("sequence_number")
+            if not isinstance(p_seq, int) or not data_seq <= p_seq <= dv_seq:
+                continue
+            if p.get("referenced_data_file") not in (None, ref):
+                continue
+            if p["spec_id"] != spec_id or p["partition"] != part:
+                continue
+            item = merges.setdefault(key, {"dv": dv, "files": {}})
+            item["files"].setdefault(p["key"], p)
+
+
 # --- running ---------------------------------------------------------------------------------
 
 def run_unit(unit: Unit) -> list[Finding]:
@@ -411,6 +465,7 @@ def run_unit_digest(unit: Unit) -> tuple[list[Finding], LiveDigest | None]:
     runners: dict[str, Callable[[Unit], list[Finding]]] = {
         "metadata": _run_metadata, "snapshot": _run_snapshot,
         "data-file": _run_file, "delete-file": _run_file, "puffin": _run_puffin,
+        "dv-merge": _run_dv_merge, "partition-stats": _run_partition_stats,
     }
     global _ROOTS
     _ROOTS = list(unit.roots)
@@ -462,6 +517,12 @@ def _run_metadata(unit: Unit) -> list[Finding]:
                 out.extend(stats.check_statistics_file(st, p, unit.table, f"/{key}/{i}", _all_field_ids(doc)))
             else:
                 out.extend(stats.check_partition_statistics_file(p, format_version(doc), unit.table, where))
+                snap = next((s for s in doc.get("snapshots") or [] if isinstance(s, dict)
+                             and s.get("snapshot-id") == st.get("snapshot-id")), None)
+                if snap is not None:
+                    live = [(int(mf.get("partition_spec_id") or 0), e["data_file"])
+                            for mf, e, _i in live_entries(doc, snap)]
+                    out.extend(stats.check_partition_position_deletes(doc, live, p, unit.table, where))
     return out
 
 
@@ -746,6 +807,37 @@ def _run_puffin(unit: Unit) -> list[Finding]:
     if local is None or outside(local) or not is_regular(local):
         return []  # reported by the delete-file units
     return validate_puffin(local)
+
+
+def _run_dv_merge(unit: Unit) -> list[Finding]:
+    """A deletion vector against the older live position delete files of its data file."""
+    from iceberg_conformance.checker.datafiles import check_dv_merge
+
+    return check_dv_merge(unit.context["dv"], unit.context.get("files") or [], lambda p: not outside(p))
+
+
+def _run_partition_stats(unit: Unit) -> list[Finding]:
+    """``total_record_count`` of every registered partition statistics file against the rows
+    a scan of its snapshot keeps (deletes applied, :mod:`reference.scan`)."""
+    from iceberg_conformance.checker.statistics import check_partition_total_records
+
+    doc = _doc(unit.table)
+    if doc is None:
+        return []
+    out: list[Finding] = []
+    for i, st in enumerate(doc.get("partition-statistics") or []):
+        if not isinstance(st, dict) or not isinstance(st.get("statistics-path"), str):
+            continue
+        p = local_path(st["statistics-path"])
+        if p is None or outside(p) or not is_regular(p):
+            continue  # reported by the metadata unit
+        snaps = [s for s in doc.get("snapshots") or [] if isinstance(s, dict)]
+        snap = next((s for s in snaps if s.get("snapshot-id") == st.get("snapshot-id")), None)
+        if snap is None:
+            continue
+        out.extend(check_partition_total_records(doc, snap, p, unit.table, f"/partition-statistics/{i}/statistics-path",
+                                                 lambda x: not outside(x)))
+    return out
 
 
 # --- whole tables ----------------------------------------------------------------------------

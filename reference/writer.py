@@ -402,6 +402,34 @@ class TableBuilder:
             added[0] = (0, [data])
         return self._commit("overwrite" if also_append else "delete", added)
 
+    def position_deletes(self, deletes: dict[str, list[int]], file_scoped: bool = False) -> int:
+        """"Position Delete Files": one file of (file_path, pos) rows sorted by path then position
+        (data file path -> deleted positions; the data files share one partition). With
+        ``file_scoped`` (one data file) ``referenced_data_file`` names it. v2 only: v3 tables take
+        deletion vectors."""
+        if self.version >= 3:
+            raise ValueError("position delete files must not be added to v3 tables")
+        targets = [self.data_files[p] for p in deletes]
+        if len({json.dumps(t["partition"], sort_keys=True) for t in targets}) != 1:
+            raise ValueError("the data files of one position delete file share a partition")
+        if file_scoped and len(deletes) != 1:
+            raise ValueError("a file-scoped position delete file references one data file")
+        rows = [{"file_path": p, "pos": pos} for p in sorted(deletes) for pos in sorted(set(deletes[p]))]
+        path = self._name("pos-deletes", "parquet")
+        fields = [_f(2147483546, "file_path", "string", True), _f(2147483545, "pos", "long", True)]
+        metrics = self._write_parquet(path, fields, rows)
+        df = self._content_file(1, path, "PARQUET", targets[0]["partition"], metrics,
+                                referenced_data_file=next(iter(deletes)) if file_scoped else None)
+        return self._commit("delete", {1: (0, [df])})
+
+    def upgrade(self, version: int) -> None:
+        """"Format Versioning": the table's format version raised (a new metadata version); the
+        next v3 commit assigns row ids to the data manifests that have none."""
+        if version < self.version or version > 3:
+            raise ValueError(f"cannot change format version {self.version} to {version}")
+        self.version = version
+        self._write_metadata()
+
     def deletion_vectors(self, deletes: dict[str, list[int]]) -> int:
         """"Deletion Vectors": one Puffin file holding one DV per data file of ``deletes`` (data
         file path -> deleted positions), each a delete-file entry with its blob's offset and size."""
@@ -512,6 +540,12 @@ class TableBuilder:
                 if mf["content"] == 0:
                     mf["first_row_id"] = first_row_id + added_rows
                     added_rows += mf["added_rows_count"] + mf["existing_rows_count"]
+            for mf in self.manifests:  # written before an upgrade to v3: no row ids yet
+                if mf.get("first_row_id") is None:
+                    mf["first_row_id"] = None
+                    if mf["content"] == 0:
+                        mf["first_row_id"] = first_row_id + added_rows
+                        added_rows += mf["added_rows_count"] + mf["existing_rows_count"]
         for mf in new:   # "First Row ID Inheritance": what a reader resolves, for later rewrites
             next_id = mf.get("first_row_id")
             for e in self.entries[mf["manifest_path"]]:
