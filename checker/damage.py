@@ -998,6 +998,24 @@ def _bounds_order(o: Overlay, rng: random.Random) -> str | None:
     return f"{os.path.basename(p)} entries[{i}] bounds of column {lo['key']} swapped"
 
 
+@damage("manifests.bound-geo-point", "data-file", "geometry bound points swapped: lower y above upper y",
+        also=("data.lower-bound", "data.upper-bound"))
+def _geo_bounds_swapped(o: Overlay, rng: random.Random) -> str | None:
+    cands = []
+    for p, i, e, lo in _typed_bounds(o, "lower_bounds", ("geometry",)):
+        hi = next((x for x in e["data_file"].get("upper_bounds") or [] if x["key"] == lo["key"]), None)
+        if hi is not None and len(lo["value"]) >= 16 and len(hi["value"]) == len(lo["value"]) \
+                and struct.unpack_from("<d", lo["value"], 8)[0] < struct.unpack_from("<d", hi["value"], 8)[0]:
+            cands.append((p, i, e, lo, hi))
+    c = _pick(rng, cands)
+    if c is None:
+        return None
+    p, i, e, lo, hi = c
+    lo["value"], hi["value"] = hi["value"], lo["value"]
+    o.touch_manifest(p)
+    return f"{os.path.basename(p)} entries[{i}] geometry bound points of column {lo['key']} swapped"
+
+
 @damage("data.lower-bound", "data-file", "a lower bound above the smallest value in the file")
 def _lower_bound(o: Overlay, rng: random.Random) -> str | None:
     cands = []

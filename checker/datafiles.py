@@ -28,12 +28,13 @@ from typing import Any, Callable
 
 from iceberg_conformance.reference.findings import Finding
 from iceberg_conformance.reference.types import (
-    DateType, DecimalType, DoubleType, FloatType, IcebergType, ListType, MapType, StructType,
+    DateType, DecimalType, DoubleType, FloatType, GeographyType, GeometryType, IcebergType, ListType, MapType, StructType,
     TimestampNanoType, TimestampType, TimestamptzNanoType, TimestamptzType, TimeType, UUIDType,
 )
 
 CLAUSE_DATA_FILE = "Manifests: data_file fields"
 CLAUSE_METRICS = "Manifests: data_file value_counts, null_value_counts, nan_value_counts, lower_bounds, upper_bounds"
+CLAUSE_GEO = "Manifests / Field-level Metrics and Statistics / Bounds for Geometry and Geography"
 CLAUSE_PARTITION = "Partitioning: partition values of a data file are the transforms of its rows"
 CLAUSE_REQUIRED = "Schemas and Data Types: required fields are never null"
 
@@ -55,6 +56,9 @@ class ColumnStats:
     partition_values: set[Any] = field(default_factory=set)
     #: signs (-1.0, 1.0) of the float zeros the column holds (-0.0 precedes +0.0 in bounds)
     zero_signs: set[float] = field(default_factory=set)
+    #: geometry/geography: (min, max) of the x, y, z and m of every vertex (NaN skipped; None
+    #: where no vertex has that dimension)
+    box: list[tuple[float, float] | None] | None = None
 
 
 def local_path(uri: str) -> str | None:
@@ -124,6 +128,9 @@ def accumulate(stats: ColumnStats, t: IcebergType, arr: Any, *, want_partition: 
             stats.partition_values.add("NaN")
     if len(values) == 0 or pa.types.is_null(values.type):
         return
+    if isinstance(t, (GeometryType, GeographyType)):
+        _geo_accumulate(stats, values)
+        return  # the order of WKB bytes means nothing
     if pa.types.is_boolean(values.type):
         lo = bool(pc.min(values.cast(pa.int8())).as_py())
         hi = bool(pc.max(values.cast(pa.int8())).as_py())
@@ -134,6 +141,65 @@ def accumulate(stats: ColumnStats, t: IcebergType, arr: Any, *, want_partition: 
         stats.lo = lo
     if stats.hi is None or _lt(stats.hi, hi):
         stats.hi = hi
+
+
+def _geo_accumulate(stats: ColumnStats, values: Any) -> None:
+    """Widen ``stats.box`` by the vertices of WKB ``values`` (undecodable values are skipped)."""
+    import numpy as np
+    import shapely
+
+    if hasattr(values, "storage"):
+        values = values.storage
+    geoms = shapely.from_wkb(np.asarray(values.to_pylist(), dtype=object), on_invalid="ignore")
+    box = stats.box or [None, None, None, None]
+    for dim in range(4):
+        coords = shapely.get_coordinates(geoms, include_z=dim == 2, include_m=dim == 3)
+        column = coords[:, min(dim, 2)] if len(coords) else coords
+        column = column[~np.isnan(column)] if len(column) else column
+        if len(column) == 0:
+            continue
+        lo, hi = float(column.min()), float(column.max())
+        old = box[dim]
+        box[dim] = (lo, hi) if old is None else (min(old[0], lo), max(old[1], hi))
+    stats.box = box
+
+
+def _compare_geo(df: dict[str, Any], fid: int, t: IcebergType, s: ColumnStats,
+                 add: Callable[[str, str, str, str], None]) -> None:
+    """"Bounds for Geometry and Geography": the bound points are corners of a box containing every
+    object of the file, so every vertex lies inside it (a geography box with xmin > xmax crosses
+    the antimeridian; its x is not compared)."""
+    from iceberg_conformance.reference.binary import bound_from_bytes
+    from iceberg_conformance.reference.errors import SpecViolation
+
+    key = str(fid)
+    points: dict[str, Any] = {}
+    for which in ("lower_bounds", "upper_bounds"):
+        raw = (df.get(which) or {}).get(key)
+        if raw is None:
+            continue
+        try:
+            points[which] = bound_from_bytes(t, bytes.fromhex(raw))
+        except (SpecViolation, ValueError):
+            add("data.bound-undecodable", f"{which}[{fid}] = {raw} does not decode as a {t} bound point",
+                CLAUSE_METRICS, f"{which}/{fid}")
+    if s.box is None:
+        return
+    lower, upper = points.get("lower_bounds"), points.get("upper_bounds")
+    wraps = (isinstance(t, GeographyType) and lower is not None and upper is not None
+             and lower[0] is not None and upper[0] is not None and lower[0] > upper[0])
+    for n, name in enumerate("xyzm"):
+        have = s.box[n]
+        if have is None or (n == 0 and wraps):
+            continue
+        if lower is not None and lower[n] is not None and lower[n] > have[0]:
+            add("data.lower-bound", f"lower_bounds[{fid}] has {name} = {lower[n]:g}, a vertex in the file has "
+                f"{name} = {have[0]:g} (the bounding box contains all objects in the file)", CLAUSE_GEO,
+                f"lower_bounds/{fid}")
+        if upper is not None and upper[n] is not None and upper[n] < have[1]:
+            add("data.upper-bound", f"upper_bounds[{fid}] has {name} = {upper[n]:g}, a vertex in the file has "
+                f"{name} = {have[1]:g} (the bounding box contains all objects in the file)", CLAUSE_GEO,
+                f"upper_bounds/{fid}")
 
 
 def _lt(a: Any, b: Any) -> bool:
@@ -232,6 +298,9 @@ def compare_stats(df: dict[str, Any], fid: int, t: IcebergType, required: bool, 
         if required and s.nulls - s.parent_nulls > 0 and not s.repeated:
             add("data.required-null", f"column {fid} is required in the table and the file holds {s.nulls} nulls",
                 CLAUSE_REQUIRED, f"column {fid}")
+    if isinstance(t, (GeometryType, GeographyType)):
+        _compare_geo(df, fid, t, s, add)
+        return
     for which, op in (("lower_bounds", "lower"), ("upper_bounds", "upper")):
         raw = (df.get(which) or {}).get(key)
         if raw is None:

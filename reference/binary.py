@@ -21,7 +21,8 @@ What the reference does where the spec leaves room:
   4 bytes for a ``long`` are an ``int``, for a ``double`` a ``float``, and for a
   ``timestamp`` / ``timestamp_ns`` a ``date`` (read as midnight of that day).
 * ``string``: the bytes must be valid UTF-8 (``binary.utf8``).
-* ``geometry`` / ``geography`` values are WKB ``bytes`` and pass through unchanged; their
+* ``geometry`` / ``geography`` values are WKB ``bytes`` and pass through unchanged once they
+  read as one ISO WKB geometry (:mod:`reference.geo`; otherwise ``binary.wkb``); their
   *bounds* are points, see :func:`bound_to_bytes` / :func:`bound_from_bytes`.
 * ``struct``, ``list``, ``map``, ``variant`` and ``unknown`` have no binary single-value form
   (``binary.unsupported-type``).
@@ -37,6 +38,7 @@ from functools import singledispatch
 from typing import Any, Optional
 
 from .errors import SpecViolation
+from .geo import check_wkb
 from .hashing import min_big_endian, unscaled
 from .types import (
     BinaryType, BooleanType, DateType, DecimalType, DoubleType, FixedType, FloatType,
@@ -179,11 +181,15 @@ def _(t: FixedType, v: Any) -> bytes:
     return data
 
 
-@to_bytes.register(BinaryType)
+@to_bytes.register
+def _(t: BinaryType, v: Any) -> bytes:
+    return _as_bytes(t, v)
+
+
 @to_bytes.register(GeometryType)
 @to_bytes.register(GeographyType)
 def _(t: IcebergType, v: Any) -> bytes:
-    return _as_bytes(t, v)
+    return check_wkb(t, _as_bytes(t, v))  # "WKB format, see Appendix G"
 
 
 # --- reading ----------------------------------------------------------------------------
@@ -300,11 +306,15 @@ def _(t: FixedType, data: bytes) -> bytes:
     return bytes(data)
 
 
-@from_bytes.register(BinaryType)
+@from_bytes.register
+def _(t: BinaryType, data: bytes) -> bytes:
+    return bytes(data)
+
+
 @from_bytes.register(GeometryType)
 @from_bytes.register(GeographyType)
 def _(t: IcebergType, data: bytes) -> bytes:
-    return bytes(data)
+    return check_wkb(t, data)
 
 
 # --- bounds -----------------------------------------------------------------------------

@@ -55,6 +55,7 @@ CLAUSE_ROW_ID = "Manifests / First Row ID Inheritance"
 CLAUSE_LIST = "Manifest Lists"
 CLAUSE_VERSIONS = "Delete Formats (row-level deletes v2, deletion vectors v3); Appendix E: Version 2"
 CLAUSE_BOUNDS = "Manifests / Entries in Manifests (Column Metrics)"
+CLAUSE_GEO_BOUNDS = "Manifests / Field-level Metrics and Statistics / Bounds for Geometry and Geography"
 CLAUSE_DELETES = "Delete Formats / Deletion Vectors"
 CLAUSE_AVRO = "Appendix A: Format-specific Requirements / Avro / Field IDs"
 
@@ -637,6 +638,34 @@ def _bound_columns(by_id: dict[int, NestedField]) -> dict[str, _Column]:
     return out
 
 
+def _coord(v: float | None) -> str:
+    return "unset" if v is None else f"{v:g}"
+
+
+def geo_box_problems(t: IcebergType, lower: Any, upper: Any) -> list[str]:
+    """What keeps decoded bound points ``lower`` and ``upper`` (x, y, z, m; z/m None when unset)
+    of a geometry/geography column from being the corners of one bounding box ("Bounds for
+    Geometry and Geography"): y, z and m of the lower point above the upper one's, x too for
+    geometry (a geography box may cross the antimeridian: "xmin ... may be greater than xmax"),
+    a dimension set in one point only, and for geography a coordinate outside the canonical
+    ranges [-180..180] (x) and [-90..90] (y)."""
+    out = []
+    geography = isinstance(t, GeographyType)
+    for n, (lo, hi) in enumerate(zip(lower, upper)):
+        name = "xyzm"[n]
+        if (lo is None) != (hi is None):
+            out.append(f"{name} is {_coord(lo)} in the lower bound but {_coord(hi)} in the upper bound")
+        elif lo is not None and hi is not None and (lo != lo or hi != hi) and n < 2:
+            out.append(f"{name} of a bound point is NaN (x and y are mandatory)")
+        elif lo is not None and hi is not None and lo > hi and not (geography and name == "x"):
+            out.append(f"lower bound {name} {_coord(lo)} is greater than upper bound {name} {_coord(hi)}")
+    if geography:
+        for which, p in (("lower", lower), ("upper", upper)):
+            if not -180.0 <= p[0] <= 180.0 or not -90.0 <= p[1] <= 90.0:
+                out.append(f"{which} bound ({_coord(p[0])}, {_coord(p[1])}) is outside x [-180..180], y [-90..90]")
+    return out
+
+
 def _check_bounds(entries: list[dict[str, Any]], columns: dict[str, _Column], path: str) -> dict[int, list[Finding]]:
     """Lower and upper bounds of every entry, checked a column at a time: each decodes (values of
     a fixed-width type at full width in one ``struct`` call), no decimal bound has more bytes
@@ -687,12 +716,15 @@ def _check_bounds(entries: list[dict[str, Any]], columns: dict[str, _Column], pa
         if bulk is not None and all(len(b) == bulk[1] for b in raw):
             values = dict(zip(idx, struct.unpack(f"<{len(raw)}{bulk[0]}", b"".join(raw))))
         else:
+            geo = isinstance(t, (GeometryType, GeographyType))
             for i, b in zip(idx, raw):
                 try:
                     values[i] = decode(b)
                 except SpecViolation as e:
-                    add(i, _finding("manifests.bound-decode", f"{which} bound of column {key} ({t}): {e.detail}",
-                                    CLAUSE_BOUNDS, path, f"entries[{i}].{which}_bounds[{key}]"))
+                    add(i, _finding("manifests.bound-geo-point" if geo else "manifests.bound-decode",
+                                    f"{which} bound of column {key} ({t}): {e.detail}",
+                                    CLAUSE_GEO_BOUNDS if geo else CLAUSE_BOUNDS, path,
+                                    f"entries[{i}].{which}_bounds[{key}]"))
         if is_decimal:
             for i, b in zip(idx, raw):
                 if i in values and not is_minimal_decimal(b):
@@ -711,6 +743,13 @@ def _check_bounds(entries: list[dict[str, Any]], columns: dict[str, _Column], pa
             continue
         t = columns[key][0]
         uuid = isinstance(t, UUIDType)
+        if isinstance(t, (GeometryType, GeographyType)):
+            for i, lo in lows.items():
+                if i in highs:
+                    for problem in geo_box_problems(t, lo, highs[i]):
+                        add(i, _finding("manifests.bound-geo-point", f"column {key} ({t}): {problem}",
+                                        CLAUSE_GEO_BOUNDS, path, f"entries[{i}]"))
+            continue
         for i, lo in lows.items():
             if i not in highs:
                 continue

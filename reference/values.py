@@ -4,22 +4,23 @@ Spec section: "Appendix D: Single-value serialization / JSON single-value serial
 (current spec; the v1 seed has no such section). Values live in the reference as their
 physical Python form:
 
-==================  ====================================================
-type                Python value
-==================  ====================================================
-boolean             ``bool``
-int, long           ``int`` (range-checked)
-float, double       ``float`` (float: representable in binary32)
-decimal(P, S)       ``decimal.Decimal`` with exponent ``-S``
-date                ``int`` days from 1970-01-01
-time                ``int`` microseconds from midnight
-timestamp(tz)       ``int`` microseconds from 1970-01-01T00:00:00 (UTC)
-timestamp(tz)_ns    ``int`` nanoseconds from 1970-01-01T00:00:00 (UTC)
-string              ``str``
-uuid                ``uuid.UUID``
-fixed(L), binary    ``bytes``
-struct, list, map   ``dict`` by field id, ``list``, ``dict`` of keys to values
-==================  ====================================================
+===================  ====================================================
+type                 Python value
+===================  ====================================================
+boolean              ``bool``
+int, long            ``int`` (range-checked)
+float, double        ``float`` (float: representable in binary32)
+decimal(P, S)        ``decimal.Decimal`` with exponent ``-S``
+date                 ``int`` days from 1970-01-01
+time                 ``int`` microseconds from midnight
+timestamp(tz)        ``int`` microseconds from 1970-01-01T00:00:00 (UTC)
+timestamp(tz)_ns     ``int`` nanoseconds from 1970-01-01T00:00:00 (UTC)
+string               ``str``
+uuid                 ``uuid.UUID``
+fixed(L), binary     ``bytes``
+geometry, geography  ``bytes`` (WKB; the JSON form is WKT, see :mod:`reference.geo`)
+struct, list, map    ``dict`` by field id, ``list``, ``dict`` of keys to values
+===================  ====================================================
 
 JSON has no NaN or infinities; this kit writes them as the strings ``"NaN"``,
 ``"Infinity"`` and ``"-Infinity"`` (an extension the spec does not define).
@@ -49,9 +50,10 @@ from functools import singledispatch
 from typing import Any
 
 from .errors import SpecViolation
+from .geo import wkb_from_wkt, wkt_from_wkb
 from .types import (
     JSON, BinaryType, BooleanType, DateType, DecimalType, DoubleType, FixedType, FloatType,
-    IcebergType, IntegerType, ListType, LongType, MapType, StringType, StructType,
+    GeographyType, GeometryType, IcebergType, IntegerType, ListType, LongType, MapType, StringType, StructType,
     TimestampNanoType, TimestampType, TimestamptzNanoType, TimestamptzType, TimeType, UUIDType,
     UnknownType,
 )
@@ -325,6 +327,12 @@ def _(t: IcebergType, v: JSON) -> bytes:
     return parse_hex(t, v)
 
 
+@from_json.register(GeometryType)
+@from_json.register(GeographyType)
+def _(t: IcebergType, v: JSON) -> bytes:
+    return wkb_from_wkt(t, v)  # "Stored using WKT representation"
+
+
 @from_json.register
 def _(t: UnknownType, v: JSON) -> None:
     raise _bad(t, v, "an unknown-typed value is always null")
@@ -457,6 +465,12 @@ def _(t: UUIDType, v: uuid.UUID) -> JSON:
 @to_json.register(BinaryType)
 def _(t: IcebergType, v: bytes) -> JSON:
     return v.hex()
+
+
+@to_json.register(GeometryType)
+@to_json.register(GeographyType)
+def _(t: IcebergType, v: bytes) -> JSON:
+    return wkt_from_wkb(t, v)
 
 
 @to_json.register

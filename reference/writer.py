@@ -27,10 +27,12 @@ import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from . import manifests
-from .binary import to_bytes
+from .binary import Point, point_to_bytes, to_bytes
 from .commit import VERSION_HINT
 from .transforms import parse_transform
-from .types import DateType, IcebergType, LongType, StringType, StructType, parse_type
+from .types import (
+    DateType, GeographyType, GeometryType, IcebergType, LongType, StringType, StructType, parse_type,
+)
 from .values import from_json, to_json
 
 TABLE_UUID = str(uuid.UUID(int=0x1CEB3A6))
@@ -241,6 +243,68 @@ _ARROW_TYPES: dict[str, Any] = {
     "timestamp_ns": pa.timestamp("ns"), "timestamptz_ns": pa.timestamp("ns", tz="UTC"),
 }
 
+
+class _GeoArrowWkb(pa.ExtensionType):  # type: ignore[misc]
+    """Arrow's ``geoarrow.wkb`` extension over binary: pyarrow writes it as a Parquet
+    ``GEOMETRY`` column, or ``GEOGRAPHY`` when the metadata names edges (Appendix A: Parquet)."""
+
+    def __init__(self, metadata: str) -> None:
+        self._metadata = metadata
+        super().__init__(pa.binary(), "geoarrow.wkb")
+
+    def __arrow_ext_serialize__(self) -> bytes:
+        return self._metadata.encode()
+
+    @classmethod
+    def __arrow_ext_deserialize__(cls, storage_type: Any, serialized: bytes) -> "_GeoArrowWkb":
+        return cls(serialized.decode())
+
+
+def _arrow_type(type_: str) -> Any:
+    """The Arrow type the writer stores a column of Iceberg type ``type_`` as."""
+    base = type_.split("(")[0].strip()
+    if base == "geometry":
+        return _GeoArrowWkb("{}")
+    if base == "geography":
+        return _GeoArrowWkb('{"edges": "spherical"}')
+    return _ARROW_TYPES[type_]
+
+
+def _arrow_array(values: list[Any], t: Any) -> Any:
+    if isinstance(t, pa.ExtensionType):
+        return pa.ExtensionArray.from_storage(t, pa.array(values, t.storage_type))
+    return pa.array(values, t)
+
+
+def geo_bounds(type_: IcebergType, values: list[bytes]) -> tuple[Point, Point] | None:
+    """Lower and upper bound points of WKB ``values`` ("Bounds for Geometry and Geography"): the
+    box of every coordinate, NaN coordinates skipped, a dimension with no value left unset, no
+    box without x or y. For geography only when every value is a point or multipoint: the box of
+    spherical edges is not the box of their vertices, and bounds are optional."""
+    import shapely  # type: ignore[import-untyped,unused-ignore]
+
+    from .geo import read_wkb
+
+    geoms = [read_wkb(type_, v) for v in values]
+    if isinstance(type_, GeographyType) and any(g.geom_type not in ("Point", "MultiPoint") for g in geoms):
+        return None
+    lows: list[float | None] = []
+    highs: list[float | None] = []
+    for dim in range(4):
+        found: list[float] = []
+        for g in geoms:
+            if dim == 2 and not shapely.has_z(g) or dim == 3 and not shapely.has_m(g):
+                continue
+            coords = shapely.get_coordinates(g, include_z=dim == 2, include_m=dim == 3)
+            column = coords[:, 2 if dim >= 2 else dim] if len(coords) else []
+            found += [float(c) for c in column if c == c]
+        lows.append(min(found) if found else None)
+        highs.append(max(found) if found else None)
+    if lows[0] is None or lows[1] is None or highs[0] is None or highs[1] is None:
+        return None
+    return (lows[0], lows[1], lows[2], lows[3]), (highs[0], highs[1], highs[2], highs[3])
+
+
 #: v3 data_file fields a newly added content file leaves null (inherited, or not a DV)
 _V3_NONE = {"first_row_id": None, "content_offset": None, "content_size_in_bytes": None}
 
@@ -323,21 +387,32 @@ class TableBuilder:
         arrays, arrow_fields = [], []
         counts: dict[str, int] = {}
         nulls: dict[str, int] = {}
+        lower: dict[str, str] = {}
+        upper: dict[str, str] = {}
         for f, nf in zip(fields, types.fields):
             if f["type"] == "unknown":
                 continue
             default = f.get("write-default")
             values = [r.get(f["name"], default) if f["name"] not in r else r[f["name"]] for r in rows]
             internal = [None if v is None else from_json(nf.field_type, v) for v in values]
-            arrays.append(pa.array(internal, _ARROW_TYPES[f["type"]]))
-            arrow_fields.append(pa.field(f["name"], _ARROW_TYPES[f["type"]], nullable=not f["required"],
+            arrow_type = _arrow_type(f["type"])
+            arrays.append(_arrow_array(internal, arrow_type))
+            arrow_fields.append(pa.field(f["name"], arrow_type, nullable=not f["required"],
                                          metadata={b"PARQUET:field_id": str(f["id"]).encode()}))
             counts[str(f["id"])] = len(values)
             nulls[str(f["id"])] = sum(v is None for v in values)
+            if isinstance(nf.field_type, (GeometryType, GeographyType)):
+                box = geo_bounds(nf.field_type, [v for v in internal if v is not None])
+                if box is not None:
+                    lower[str(f["id"])] = point_to_bytes(box[0]).hex()
+                    upper[str(f["id"])] = point_to_bytes(box[1]).hex()
         pq.write_table(pa.Table.from_arrays(arrays, schema=pa.schema(arrow_fields)), path, compression="NONE",
                        store_schema=False)
-        return {"record_count": len(rows), "file_size_in_bytes": os.path.getsize(path),
-                "value_counts": counts, "null_value_counts": nulls}
+        out: dict[str, Any] = {"record_count": len(rows), "file_size_in_bytes": os.path.getsize(path),
+                               "value_counts": counts, "null_value_counts": nulls}
+        if lower:  # only geometry/geography columns get bounds from this writer
+            out.update(lower_bounds=lower, upper_bounds=upper)
+        return out
 
     def _partition(self, spec_id: int, row: dict[str, Any]) -> dict[str, Any]:
         """The partition tuple (JSON form, keyed by partition field id) of a row."""
@@ -358,7 +433,8 @@ class TableBuilder:
                               "file_size_in_bytes": metrics["file_size_in_bytes"],
                               "column_sizes": None, "value_counts": metrics.get("value_counts"),
                               "null_value_counts": metrics.get("null_value_counts"), "nan_value_counts": None,
-                              "lower_bounds": None, "upper_bounds": None, "key_metadata": None,
+                              "lower_bounds": metrics.get("lower_bounds"), "upper_bounds": metrics.get("upper_bounds"),
+                              "key_metadata": None,
                               "split_offsets": None, "equality_ids": None,
                               "sort_order_id": 0 if content == 0 else None, "referenced_data_file": None}
         if self.version >= 3:

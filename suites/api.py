@@ -34,6 +34,7 @@ HASH = "hash"                      #: 32-bit Murmur3 hash of a value (Appendix B
 TRANSFORM = "transform"            #: partition transforms applied to values, result types
 BINARY = "binary"                  #: single-value binary serialization (Appendix D)
 VALUE_JSON = "value-json"          #: JSON single-value serialization
+BOUND = "bound"                    #: lower/upper bounds as manifests store them (Appendix D, Bound serialization)
 SCHEMA_JSON = "schema-json"        #: types and schemas from/to JSON (Appendix C)
 PARTITION_SPEC_JSON = "partition-spec-json"  #: partition specs from/to JSON
 METADATA = "metadata"              #: table metadata JSON read (and written back)
@@ -52,7 +53,7 @@ MANIFEST_PRUNING = "manifest-pruning"  #: predicates judged against a manifest's
 DELETE_PLANNING = "delete-planning"  #: the delete files that apply to a data file
 
 ALL_CAPABILITIES = (
-    HASH, TRANSFORM, BINARY, VALUE_JSON, SCHEMA_JSON, PARTITION_SPEC_JSON, METADATA,
+    HASH, TRANSFORM, BINARY, VALUE_JSON, BOUND, SCHEMA_JSON, PARTITION_SPEC_JSON, METADATA,
     MANIFEST_READ, MANIFEST_WRITE, PUFFIN_READ, PUFFIN_WRITE, TABLE_SCAN, EVOLUTION,
     MANIFEST_CHECK, COMMIT_RETRY, EXPRESSIONS, PROJECTION, METRICS, MANIFEST_PRUNING,
     DELETE_PLANNING,
@@ -122,6 +123,24 @@ class BinarySerializing(Protocol):
 
     def from_bytes(self, type_: JSON, data: bytes) -> JSON:
         """The value (JSON single-value form) of Appendix D ``data``."""
+        ...
+
+
+@runtime_checkable
+class BoundSerializing(Protocol):
+    """Capability ``bound``: the binary form of lower and upper bounds in manifests, which is the
+    binary single value except where Appendix D "Bound serialization" says otherwise.
+
+    A bound crosses as its JSON single value, except a ``geometry``/``geography`` bound, which
+    is a point: a JSON object with ``x``, ``y`` and, where set, ``z`` and ``m`` (numbers, or
+    the strings ``"NaN"``, ``"Infinity"``, ``"-Infinity"``); an unset coordinate is left out."""
+
+    def bound_to_bytes(self, type_: JSON, value: JSON) -> bytes:
+        """The bound form of ``value``."""
+        ...
+
+    def bound_from_bytes(self, type_: JSON, data: bytes) -> JSON:
+        """The bound (JSON form above) that the bound bytes ``data`` hold."""
         ...
 
 
@@ -343,6 +362,7 @@ CAPABILITY_PROTOCOLS: dict[str, type] = {
     TRANSFORM: Transforming,
     BINARY: BinarySerializing,
     VALUE_JSON: ValueJson,
+    BOUND: BoundSerializing,
     SCHEMA_JSON: SchemaJson,
     PARTITION_SPEC_JSON: PartitionSpecJson,
     METADATA: MetadataReading,

@@ -5,7 +5,7 @@ writes it back; the result must equal ``expected``, or the target must refuse th
 
 Written-back values are compared *by meaning* where the spec allows more than one spelling
 (times and timestamps by instant with any number of fraction digits up to the type's precision,
-floats by their binary value, hex case-insensitively, structs by field id): see
+floats by their binary value, hex case-insensitively, structs by field id, WKT token by token): see
 :func:`iceberg_conformance.suites.values.same_value` (plain Python, no use of ``reference/``).
 Decimal, date and uuid strings are compared exactly: the spec fixes their spelling.
 """

@@ -10,7 +10,11 @@ Where the spec allows more than one spelling of a value, two spellings mean the 
 * float: the same binary32 value (``0.1`` equals ``0.10000000149011612``); double: the same
   binary64 value; ``-0.0`` differs from ``0.0``; NaN equals NaN;
 * fixed and binary: hex compared case-insensitively (the spec says "hexadecimal string");
-* struct: fields by id; a null field may be omitted; map: the same key/value pairs.
+* struct: fields by id; a null field may be omitted; map: the same key/value pairs;
+* geometry and geography: the same WKT, token by token: words (type names, ``Z``, ``M``,
+  ``ZM``, ``EMPTY``) in any case, any white space around parentheses and commas, coordinates
+  by their double value (``POINT(30 10)`` equals ``POINT (30.0 10.0)``; ``POINT Z (1 2 3)``
+  differs from ``POINT (1 2 3)``).
 
 Decimal, date and uuid strings are compared exactly: the spec fixes their spelling (scale
 digits, ISO date, "the lowercase uuid string").
@@ -61,6 +65,25 @@ def _float(v: Any, fmt: str) -> bytes | None:
         return None
 
 
+_WKT_TOKEN = re.compile(r"\s*(?:([A-Za-z]+)|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|([(),]))")
+
+
+def _wkt_tokens(text: Any) -> list[Any] | None:
+    """WKT as tokens: upper-case words, numbers as floats, punctuation; None if not WKT-like."""
+    if not isinstance(text, str):
+        return None
+    out: list[Any] = []
+    pos, end = 0, len(text.rstrip())
+    while pos < end:
+        m = _WKT_TOKEN.match(text, pos)
+        if m is None or m.end() == pos:
+            return None
+        word, number, mark = m.groups()
+        out.append(word.upper() if word else float(number) if number else mark)
+        pos = m.end()
+    return out
+
+
 def same_value(t: Any, expected: Any, actual: Any) -> bool:
     """Whether JSON single values ``expected`` and ``actual`` of type ``t`` mean the same."""
     if expected is None or actual is None:
@@ -104,4 +127,7 @@ def same_value(t: Any, expected: Any, actual: Any) -> bool:
         return isinstance(actual, str) and actual.lower() == str(expected).lower()
     if b in ("boolean", "int", "long"):
         return type(actual) is type(expected) and actual == expected
+    if b in ("geometry", "geography"):
+        got = _wkt_tokens(actual)
+        return got is not None and got == _wkt_tokens(expected)
     return isinstance(actual, str) and actual == expected
