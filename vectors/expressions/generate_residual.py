@@ -141,6 +141,8 @@ case(IDF, part("NaN"), cmp("gt", "f", 3.0), False, [row(False, f="NaN")],
      "NaN is neither less nor greater than any value: NaN > 3.0 is false")
 case(IDF, part("NaN"), cmp("lt", "f", 3.0), False, [row(False, f="NaN")], "NaN < 3.0 is false")
 case(IDF, part("NaN"), cmp("not-eq", "f", 3.0), True, [row(True, f="NaN")], "NaN != 3.0 is true (NaN = 3.0 is false)")
+case(IDF, part(None), test("not-nan", "f"), True, [row(True)], "p=null holds only null f; a null is not NaN")
+case(IDF, part(None), test("is-nan", "f"), False, [row(False)], "p=null holds only null f; a null is not NaN")
 case(IDF, part(2.5), test("is-nan", "f"), False, [row(False, f=2.5)], "p=2.5 holds only 2.5")
 case(IDF, part("NaN"), OR(cmp("gt", "f", 3.0), test("is-nan", "f")), True, [row(True, f="NaN")],
      "NaN > 3.0 false, is-nan true: false or true is true")
@@ -196,6 +198,9 @@ case(TS, part("abc"), setp("in", "s", ["abcx", "zzz"]), setp("in", "s", ["abcx",
      [row(True, s="abcx"), row(False, s="abcy")], "'abcx' starts with 'abc', 'zzz' does not")
 IDS = spec(("s", "identity"))
 case(IDS, part("abc"), SW("ab"), True, [row(True, s="abc")], "identity: 'abc' starts with 'ab'")
+case(IDS, part("bb"), NSW("a"), True, [row(True, s="bb")], "identity: 'bb' does not start with 'a'")
+case(IDS, part("abc"), NSW("a"), False, [row(False, s="abc")], "identity: 'abc' starts with 'a'")
+case(TS, part("abc"), NSW("b"), True, [row(True, s="abc"), row(True, s="abcz")], "no string starting with 'abc' starts with 'b'")
 
 # ---- year / month / day / hour, after and before 1970 --------------------------------------
 YD = spec(("dt", "year"))
