@@ -51,12 +51,13 @@ PROJECTION = "projection"          #: predicates projected through partition tra
 METRICS = "metrics"                #: predicates judged against a data file's bounds and counts
 MANIFEST_PRUNING = "manifest-pruning"  #: predicates judged against a manifest's partition summaries
 DELETE_PLANNING = "delete-planning"  #: the delete files that apply to a data file
+RESIDUAL = "residual"              #: what remains of a row filter for one partition
 
 ALL_CAPABILITIES = (
     HASH, TRANSFORM, BINARY, VALUE_JSON, BOUND, SCHEMA_JSON, PARTITION_SPEC_JSON, METADATA,
     MANIFEST_READ, MANIFEST_WRITE, PUFFIN_READ, PUFFIN_WRITE, TABLE_SCAN, EVOLUTION,
     MANIFEST_CHECK, COMMIT_RETRY, EXPRESSIONS, PROJECTION, METRICS, MANIFEST_PRUNING,
-    DELETE_PLANNING,
+    DELETE_PLANNING, RESIDUAL,
 )
 
 
@@ -357,6 +358,22 @@ class DeletePlanning(Protocol):
         ...
 
 
+@runtime_checkable
+class ResidualEvaluating(Protocol):
+    """Capability ``residual``: what remains of a row filter for the rows of one partition
+    ("Scan Planning", note 1: strict and inclusive projections "are used to calculate the
+    residual predicates for each file in a scan")."""
+
+    def residual(self, schema: JSON, spec: JSON, expr: JSON, partition: JSON, case_sensitive: bool) -> JSON:
+        """The residual of the row filter ``expr`` (bound to ``schema``, names matched
+        case-sensitively or not) for the partition tuple ``partition`` of ``spec`` (JSON
+        single values keyed by partition field id; an absent key is null), as a predicate in
+        JSON (the current form of Appendix B or the deprecated term form; ``true``/``false``
+        where the partition decides the whole filter). :class:`Rejected` if the filter does not
+        bind."""
+        ...
+
+
 CAPABILITY_PROTOCOLS: dict[str, type] = {
     HASH: Hashing,
     TRANSFORM: Transforming,
@@ -379,6 +396,7 @@ CAPABILITY_PROTOCOLS: dict[str, type] = {
     METRICS: MetricsEvaluating,
     MANIFEST_PRUNING: ManifestPruning,
     DELETE_PLANNING: DeletePlanning,
+    RESIDUAL: ResidualEvaluating,
 }
 
 

@@ -12,7 +12,9 @@ that operation (fixture ``case``), or those for which ``select(case)`` is true;
 ``capability(name)`` makes the test UNSUPPORTED for targets without it; ``area(name)`` names
 the matrix column of a test without vectors; ``spec(section, quote=None)`` names the spec
 clause of a test without vectors (shown with its failures and in the JUnit properties);
-``level("should")`` gives a test without vectors the level a case has in its ``level`` field.
+``level("should")`` gives a test without vectors the level a case has in its ``level`` field;
+on a test with vectors it lowers every case it runs to ``should`` (the test judges a
+recommended property of the same input whose required one another test judges).
 
 Outcomes (the matrix columns): PASS, FAIL, UNSUPPORTED, KNOWN-FAILURE (a strict xfail from the
 target's known-failure data), ADVISORY and SKIP. ADVISORY is a ``should``-level case (see
@@ -144,25 +146,26 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         area_marker = item.get_closest_marker("area")
         area = case.area if case is not None else (area_marker.args[0] if area_marker else "kit")
         where[item.nodeid] = (target.name if target is not None else "-", area)
+        level_marker = item.get_closest_marker("level")
         if case is not None:
             item.user_properties.append(("vector", case.where()))
             item.user_properties.append(("spec", case.clause()))
-            item.user_properties.append(("level", case.level))
+            item.user_properties.append(("level", SHOULD if level_marker is not None
+                                         and level_marker.args[0] == SHOULD else case.level))
         else:
             spec_marker = item.get_closest_marker("spec")
             if spec_marker is not None:
                 item.user_properties.append(("spec", spec_marker.args[0]))
-            level_marker = item.get_closest_marker("level")
             if level_marker is not None:
                 item.user_properties.append(("level", level_marker.args[0]))
         if target is None:
             continue
         cid = conformance_id(item)
-        level_marker = item.get_closest_marker("level")
-        if (case is not None and case.advisory) or (
-                case is None and level_marker is not None and level_marker.args[0] == SHOULD):
-            # a should-level case: a failure is ADVISORY, never a known failure (tests/ check
-            # that no known-failure entry matches one; the advisory note says why it is not met)
+        if (case is not None and case.advisory) or (level_marker is not None and level_marker.args[0] == SHOULD):
+            # a should-level case, or a test marked level("should") (which lowers every case it
+            # runs: e.g. the tightness of a residual, where the case's must is its soundness): a
+            # failure is ADVISORY, never a known failure (tests/ check that no known-failure entry
+            # matches one; the advisory note says why it is not met)
             note = next((a for a in notes.get(target.name, []) if a.matches(cid)), None)
             should[item.nodeid] = f"{note.reason} ({note.link})" if note else ""
         for marker in item.iter_markers("capability"):

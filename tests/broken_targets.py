@@ -93,3 +93,25 @@ class LittleEndianUuidBucket(ReferenceTarget):  # type: ignore[misc,valid-type]
         import mmh3
 
         return (mmh3.hash(uuid.UUID(value).bytes_le) & 0x7FFFFFFF) % int(m.group(1))
+
+
+class KeepsEveryPredicate(ReferenceTarget):  # type: ignore[misc,valid-type]
+    """Returns the row filter itself as every partition's residual: sound (the filter agrees with
+    itself on every row), never tight."""
+
+    name: ClassVar[str] = "keeps-every-predicate"
+
+    def residual(self, schema: Any, spec: Any, expr: Any, partition: Any, case_sensitive: bool) -> Any:
+        return expr
+
+
+class NullsFirstResidual(ReferenceTarget):  # type: ignore[misc,valid-type]
+    """Decides an order comparison on a null partition value as if nulls came first (null < 5
+    true), as Iceberg Java 1.10's ResidualEvaluator does: rows the filter rejects are returned."""
+
+    name: ClassVar[str] = "nulls-first-residual"
+
+    def residual(self, schema: Any, spec: Any, expr: Any, partition: Any, case_sensitive: bool) -> Any:
+        if not partition and isinstance(expr, dict) and expr.get("type") in ("lt", "lt-eq"):
+            return True
+        return super().residual(schema, spec, expr, partition, case_sensitive)

@@ -4,7 +4,10 @@ fails a ``must`` case FAILs (exit code 1).
 The suites run in a subprocess over a two-case vector tree written here (one ``should`` case, one
 ``must`` case of ``value-json``), against broken targets from ``tests/broken_targets.py``:
 ``LenientZulu`` accepts ``Z`` for ``+00:00`` when reading (the should case), ``ZuluWriter``
-writes ``Z`` (breaking the must case).
+writes ``Z`` (breaking the must case). The residual suite runs the same way over three cases
+of ``expressions/residual.json``: its tightness test, marked ``level("should")``, lowers the
+cases it runs, so a residual that keeps every predicate is ADVISORY there and passes the
+soundness test, while an unsound one FAILs.
 """
 
 from __future__ import annotations
@@ -87,3 +90,49 @@ def test_failing_must_case_still_fails(pytester: pytest.Pytester, vectors: Path,
     # the should case (Z refused, as the reference does) is a plain PASS; the must case FAILs
     assert (row["FAIL"], row["PASS"], row["ADVISORY"]) == (1, 1, 0), row
     assert "timestamptz with +00:00 round-trips" in text
+
+
+def _residual_cases(*descriptions: str) -> dict[str, Any]:
+    doc = json.loads((vectors_root() / "expressions" / "residual.json").read_text(encoding="utf-8"))
+    doc["tests"] = [t for t in doc["tests"] if t["description"] in descriptions]
+    assert len(doc["tests"]) == len(descriptions)
+    return doc
+
+
+RESIDUAL_CASES = ("truncate[10](i) p=(10): i < 20 -> true", "truncate[10](i) p=(10): i < 15 -> stays",
+                  "identity(i) p=(null): i < 5 -> false")
+
+
+def run_residuals(pytester: pytest.Pytester, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, target: str) -> tuple[
+        pytest.RunResult, dict[str, Any]]:
+    """The residual suite on three cases: its soundness test takes the cases' level (must), its
+    tightness test is marked level("should"), which lowers them."""
+    root = tmp_path / "vectors"
+    (root / "expressions").mkdir(parents=True)
+    shutil.copy(vectors_root() / "case.schema.json", root / "case.schema.json")
+    (root / "expressions" / "residual.json").write_text(json.dumps(_residual_cases(*RESIDUAL_CASES)), encoding="utf-8")
+    monkeypatch.setenv("ICEBERG_CONFORMANCE_VECTORS", str(root))
+    report = tmp_path / "report"
+    result = pytester.runpytest_subprocess(
+        str(ROOT / "suites" / "test_residuals.py"), "--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml"),
+        "-p", "no:cacheprovider", "--target", f"tests.broken_targets:{target}", "-q", "-rx",
+        "--conformance-report", str(report), f"--junitxml={report / 'junit.xml'}")
+    return result, matrix(report)
+
+
+def test_level_marker_lowers_the_cases_of_a_vector_test(pytester: pytest.Pytester, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    result, row = run_residuals(pytester, tmp_path, monkeypatch, "KeepsEveryPredicate")
+    text = result.stdout.str()
+    assert result.ret == 0, text[-3000:]
+    # sound everywhere (3 PASS); not tight where the partition decides the filter (2 ADVISORY)
+    assert (row["PASS"], row["ADVISORY"], row["FAIL"]) == (4, 2, 0), row
+    assert "keeps a predicate or constant the partition decides" in text, text[-3000:]
+
+
+def test_unsound_residual_fails(pytester: pytest.Pytester, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    result, row = run_residuals(pytester, tmp_path, monkeypatch, "NullsFirstResidual")
+    text = result.stdout.str()
+    assert result.ret == 1, text[-3000:]
+    assert (row["FAIL"], row["ADVISORY"]) == (1, 1), row
+    assert "the residual and the filter disagree on rows of the partition" in text, text[-3000:]

@@ -41,6 +41,7 @@ import org.apache.iceberg.expressions.InclusiveMetricsEvaluator;
 import org.apache.iceberg.expressions.ManifestEvaluator;
 import org.apache.iceberg.expressions.StrictMetricsEvaluator;
 import org.apache.iceberg.expressions.Projections;
+import org.apache.iceberg.expressions.ResidualEvaluator;
 import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.node.ArrayNode;
@@ -198,6 +199,15 @@ public final class ConformanceOracle {
           Expression expr = ExpressionParser.fromJson(a.get("expression"));
           return NODES.booleanNode(
               ManifestEvaluator.forRowFilter(expr, spec, true).eval(manifest(spec, a.get("partitions"))));
+        }
+      case "residual":
+        {
+          Schema schema = SchemaParser.fromJson(a.get("schema"));
+          PartitionSpec spec = PartitionSpecParser.fromJson(schema, a.get("spec"));
+          Expression expr = ExpressionParser.fromJson(a.get("expression"));
+          Expression residual = ResidualEvaluator.of(spec, expr, a.get("case_sensitive").asBoolean())
+              .residualFor(row(spec.partitionType(), a.get("partition")));
+          return MAPPER.readTree(ExpressionParser.toJson(residual));
         }
       case "delete_planning":
         return deletePlanning(a);
