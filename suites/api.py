@@ -90,8 +90,9 @@ class Target(Protocol):
 class Hashing(Protocol):
     """Capability ``hash``."""
 
-    def hash(self, type_: JSON, value: JSON) -> int:
-        """The signed 32-bit Murmur3 hash (x86, seed 0) of ``value`` of type ``type_``."""
+    def hash(self, type_: JSON, value: JSON) -> int | None:
+        """The signed 32-bit Murmur3 hash (x86, seed 0) of ``value`` of type ``type_``
+        (``None`` for ``unknown``, whose hash is always null)."""
         ...
 
 
@@ -229,8 +230,13 @@ class TableScanning(Protocol):
 class Evolving(Protocol):
     """Capability ``evolution``."""
 
-    def check_schema_evolution(self, old: JSON, new: JSON, format_version: int) -> None:
-        """Return if changing schema ``old`` into ``new`` is allowed; :class:`Rejected` if not."""
+    def check_schema_evolution(self, old: JSON, new: JSON, format_version: int,
+                               partition_specs: list[JSON] | None = None) -> None:
+        """Return if changing schema ``old`` into ``new`` is allowed; :class:`Rejected` if not.
+
+        ``partition_specs`` (Appendix C partition spec objects bound to ``old``) are the table's
+        specs, given only by cases about promoting a partition source field; an adapter whose
+        method takes no such parameter is UNSUPPORTED for those cases."""
         ...
 
     def check_partition_evolution(self, old: JSON, new: JSON, schema: JSON, format_version: int) -> None:
