@@ -167,7 +167,10 @@ class MetadataReading(Protocol):
     def read_table_metadata(self, path: str) -> JSON:
         """Read a table metadata JSON file; return the metadata as the target writes it back.
 
-        Raises :class:`Rejected` for metadata the spec does not allow."""
+        Raises :class:`Rejected` for metadata the spec does not allow. Cases with
+        ``input.read_as_version`` (a v1 file read for v2, Appendix E) call the optional method
+        ``read_table_metadata_as(path, format_version)``: the metadata as a reader of that
+        version holds it, written back; targets without it are UNSUPPORTED there."""
         ...
 
 

@@ -153,6 +153,18 @@ public final class ConformanceOracle {
               TableMetadataParser.read(org.apache.iceberg.Files.localInput(a.get("path").asText()));
           return MAPPER.readTree(TableMetadataParser.toJson(md));
         }
+      case "table_metadata_as":
+        {
+          // the metadata as a reader of a later format version holds it: Java upgrades the
+          // read metadata in place (TableMetadata.Builder.upgradeFormatVersion)
+          TableMetadata md =
+              TableMetadataParser.read(org.apache.iceberg.Files.localInput(a.get("path").asText()));
+          int version = a.get("format_version").asInt();
+          if (md.formatVersion() < version) {
+            md = TableMetadata.buildFrom(md).upgradeFormatVersion(version).build();
+          }
+          return MAPPER.readTree(TableMetadataParser.toJson(md));
+        }
       case "expression_json":
         return MAPPER.readTree(ExpressionParser.toJson(ExpressionParser.fromJson(a.get("expression"))));
       case "expression_bind":
