@@ -16,7 +16,12 @@ Fields are matched by id, never by name. Decisions where the spec leaves room:
 * the v1 partition evolution rules are "recommended" by the spec; this reference enforces
   them, because v1 partition field ids are positional;
 * a promotion is judged against every partition spec given (the table's current and older
-  specs: files written under an older spec keep its partition values).
+  specs: files written under an older spec keep its partition values);
+* a ``date`` identity source promoted to ``timestamp``/``timestamp_ns`` is refused: the
+  partition value changes from days to microseconds (and its type from date to timestamp),
+  and unlike bounds ("Length of bounds" table) the spec gives no rule to read an old partition
+  tuple's days as a timestamp. It is also the promoted value of the old one, as ``34L`` is of
+  ``34``, so the spec leaves room here; no vector pins it.
 """
 
 from __future__ import annotations
@@ -120,9 +125,10 @@ def changes_partition_value(old: IcebergType, new: IcebergType, transform: Trans
     every transform treats alike (Appendix B hashes int and long identically and a decimal by
     its unscaled value); unknown values are null, and void is always null. A ``date`` read as a
     ``timestamp`` or ``timestamp_ns`` is midnight of that day: year, month and day give the same
-    value, identity gives a timestamp where it gave a date, and bucket hashes microseconds from
-    the epoch where it hashed days (2017-11-16 -> hashLong(17486), 2017-11-16T00:00:00 ->
-    hashLong(1510790400000000)). A transform this reference does not know is assumed to change.
+    value, bucket hashes microseconds from the epoch where it hashed days (2017-11-16 ->
+    hashLong(17486), 2017-11-16T00:00:00 -> hashLong(1510790400000000)), and identity gives
+    microseconds where it gave days (a decision: see the module docstring). A transform this
+    reference does not know is assumed to change.
     """
     if old == new or isinstance(old, UnknownType) or isinstance(transform, VoidTransform):
         return False
