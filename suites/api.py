@@ -50,12 +50,13 @@ PROJECTION = "projection"          #: predicates projected through partition tra
 METRICS = "metrics"                #: predicates judged against a data file's bounds and counts
 MANIFEST_PRUNING = "manifest-pruning"  #: predicates judged against a manifest's partition summaries
 DELETE_PLANNING = "delete-planning"  #: the delete files that apply to a data file
+AVRO_SCHEMA = "avro-schema"        #: Iceberg schemas as Avro schemas (Appendix A, Avro)
 
 ALL_CAPABILITIES = (
     HASH, TRANSFORM, BINARY, VALUE_JSON, SCHEMA_JSON, PARTITION_SPEC_JSON, METADATA,
     MANIFEST_READ, MANIFEST_WRITE, PUFFIN_READ, PUFFIN_WRITE, TABLE_SCAN, EVOLUTION,
     MANIFEST_CHECK, COMMIT_RETRY, EXPRESSIONS, PROJECTION, METRICS, MANIFEST_PRUNING,
-    DELETE_PLANNING,
+    DELETE_PLANNING, AVRO_SCHEMA,
 )
 
 
@@ -347,6 +348,18 @@ class DeletePlanning(Protocol):
         ...
 
 
+@runtime_checkable
+class AvroSchemaMapping(Protocol):
+    """Capability ``avro-schema``: the Avro schema an implementation writes Avro data files
+    with ("Appendix A: Format-specific Requirements", Avro: Data Type Mappings, Field IDs)."""
+
+    def avro_schema(self, schema: JSON) -> JSON:
+        """The Avro schema (parsed JSON: a record) of Iceberg schema ``schema`` (Appendix C
+        JSON), with ``field-id``, ``element-id``, ``key-id`` and ``value-id`` where Appendix A
+        puts them. :class:`Unsupported` for a type the implementation cannot write to Avro."""
+        ...
+
+
 CAPABILITY_PROTOCOLS: dict[str, type] = {
     HASH: Hashing,
     TRANSFORM: Transforming,
@@ -368,6 +381,7 @@ CAPABILITY_PROTOCOLS: dict[str, type] = {
     METRICS: MetricsEvaluating,
     MANIFEST_PRUNING: ManifestPruning,
     DELETE_PLANNING: DeletePlanning,
+    AVRO_SCHEMA: AvroSchemaMapping,
 }
 
 

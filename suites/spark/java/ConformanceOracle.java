@@ -165,6 +165,18 @@ public final class ConformanceOracle {
           }
           return MAPPER.readTree(TableMetadataParser.toJson(md));
         }
+      case "avro_schema":
+        {
+          // the Avro schema Java writes Avro data files with (AvroSchemaUtil.convert)
+          Schema schema = SchemaParser.fromJson(a.get("schema"));
+          Object avro;
+          try {
+            avro = org.apache.iceberg.avro.AvroSchemaUtil.convert(schema, "table");
+          } catch (UnsupportedOperationException e) {
+            throw new Unsupported("no Avro mapping: " + e.getMessage());
+          }
+          return MAPPER.readTree(avro.toString());
+        }
       case "expression_json":
         return MAPPER.readTree(ExpressionParser.toJson(ExpressionParser.fromJson(a.get("expression"))));
       case "expression_bind":
