@@ -4,7 +4,8 @@ Spec section: "Appendix A: Format-specific Requirements / Avro" (Data Type Mappi
 IDs). What this module does:
 
 * ``to_avro(type)`` maps an Iceberg type to an Avro schema: optional fields, list elements and
-  map values are unions with ``null`` (default ``null``); struct fields carry ``field-id``,
+  map values are unions with ``null`` (default ``null``), except ``unknown``, which is Avro
+  ``null`` itself; struct fields carry ``field-id``,
   arrays ``element-id``; maps with string keys are Avro maps with ``key-id``/``value-id``, other
   maps are arrays of two-field ``key``/``value`` records with ``logicalType: map``; decimals are
   ``fixed`` of ``minBytesRequired(P)`` bytes; ``uuid`` is ``fixed[16]`` with ``logicalType
@@ -82,7 +83,8 @@ def to_avro(t: IcebergType, *, name: str = "r0", namer: _Namer | None = None) ->
 
 
 def _optional(schema: AvroSchema, required: bool) -> AvroSchema:
-    return schema if required else ["null", schema]
+    # unknown is Avro null, already nullable: ["null", "null"] is no valid Avro union
+    return schema if required or schema == "null" else ["null", schema]
 
 
 def struct_fields_to_avro(fields: Iterable[NestedField], namer: _Namer) -> list[dict[str, Any]]:
@@ -160,7 +162,7 @@ def _strip_null(schema: AvroSchema, where: str) -> tuple[AvroSchema, bool]:
             raise SpecViolation("avro.union", f"{where}: union {json.dumps(schema)} is not [null, T], "
                                 "the only union Iceberg allows", clause=CLAUSE)
         return others[0], False
-    return schema, True
+    return schema, schema != "null"  # an unknown (Avro null) field is optional
 
 
 def _field_id(obj: dict[str, Any], key: str, where: str) -> int:

@@ -14,17 +14,25 @@ Fields are matched by id, never by name. Decisions where the spec leaves room:
 * making a required field optional is allowed (it loosens the schema; Java and PyIceberg
   allow it); making an optional field required is not (existing rows may hold nulls);
 * the v1 partition evolution rules are "recommended" by the spec; this reference enforces
-  them, because v1 partition field ids are positional.
+  them, because v1 partition field ids are positional;
+* a promotion is judged against every partition spec given (the table's current and older
+  specs: files written under an older spec keep its partition values);
+* a ``date`` identity source promoted to ``timestamp``/``timestamp_ns`` is refused: the
+  partition value changes from days to microseconds (and its type from date to timestamp),
+  and unlike bounds ("Length of bounds" table) the spec gives no rule to read an old partition
+  tuple's days as a timestamp. It is also the promoted value of the old one, as ``34L`` is of
+  ``34``, so the spec leaves room here; no vector pins it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Literal
+from typing import Iterator, Literal, Sequence
 
 from .errors import SpecViolation
 from .partitioning import PartitionSpec, bind_problems
 from .schema import Schema, schema_problems
+from .transforms import DayTransform, MonthTransform, Transform, VoidTransform, YearTransform
 from .types import (
     DateType,
     DecimalType,
@@ -110,8 +118,31 @@ def is_promotion(old: IcebergType, new: IcebergType, format_version: int) -> boo
     return False
 
 
-def schema_evolution_problems(old: Schema, new: Schema, format_version: int) -> list[SpecViolation]:
-    """Every rule that replacing ``old`` by ``new`` breaks (``new`` is also validated)."""
+def changes_partition_value(old: IcebergType, new: IcebergType, transform: Transform) -> bool:
+    """Whether ``transform`` gives another value for a value of ``old`` read as promoted ``new``.
+
+    int -> long, float -> double and decimal(P, S) -> decimal(P', S) keep the number, which
+    every transform treats alike (Appendix B hashes int and long identically and a decimal by
+    its unscaled value); unknown values are null, and void is always null. A ``date`` read as a
+    ``timestamp`` or ``timestamp_ns`` is midnight of that day: year, month and day give the same
+    value, bucket hashes microseconds from the epoch where it hashed days (2017-11-16 ->
+    hashLong(17486), 2017-11-16T00:00:00 -> hashLong(1510790400000000)), and identity gives
+    microseconds where it gave days (a decision: see the module docstring). A transform this
+    reference does not know is assumed to change.
+    """
+    if old == new or isinstance(old, UnknownType) or isinstance(transform, VoidTransform):
+        return False
+    if isinstance(old, DateType) and isinstance(new, (TimestampType, TimestampNanoType)):
+        return not isinstance(transform, (YearTransform, MonthTransform, DayTransform))
+    return False
+
+
+def schema_evolution_problems(old: Schema, new: Schema, format_version: int,
+                              partition_specs: Sequence[PartitionSpec] = ()) -> list[SpecViolation]:
+    """Every rule that replacing ``old`` by ``new`` breaks (``new`` is also validated).
+
+    ``partition_specs`` are the table's partition specs: a promoted source field of one of
+    them must not change the partition values its transform produces."""
     problems = list(schema_problems(new, format_version))
     a, b = _index(old), _index(new)
     for fid, n in b.items():
@@ -121,7 +152,25 @@ def schema_evolution_problems(old: Schema, new: Schema, format_version: int) -> 
                 problems.extend(_added_problems(fid, n, a, format_version))
             continue
         problems.extend(_kept_problems(fid, o, n, format_version))
+    problems.extend(_partition_source_problems(a, b, partition_specs, format_version))
     return problems
+
+
+def _partition_source_problems(a: dict[int, _Node], b: dict[int, _Node], specs: Sequence[PartitionSpec],
+                               format_version: int) -> Iterator[SpecViolation]:
+    for spec in specs:
+        for pf in spec.fields:
+            for sid in pf.source_ids:
+                o, n = a.get(sid), b.get(sid)
+                if o is None or n is None or _kind(o.field_type) != "primitive" \
+                        or not is_promotion(o.field_type, n.field_type, format_version):
+                    continue  # dropped, or a change refused as a type change already
+                if changes_partition_value(o.field_type, n.field_type, pf.transform):
+                    yield SpecViolation(
+                        "evolution.partition-source-promoted",
+                        f"field {o.name!r} ({sid}) is the source of partition field {pf.name!r} "
+                        f"({pf.transform}, spec {spec.spec_id}): promoting {o.field_type} to "
+                        f"{n.field_type} changes the value {pf.transform} produces", clause=CLAUSE_SCHEMA)
 
 
 def _added_problems(fid: int, n: _Node, old: dict[int, _Node], format_version: int) -> Iterator[SpecViolation]:
@@ -182,8 +231,9 @@ def _kept_problems(fid: int, o: _Node, n: _Node, format_version: int) -> Iterato
                 clause=CLAUSE_DEFAULTS)
 
 
-def check_schema_evolution(old: Schema, new: Schema, format_version: int) -> None:
-    problems = schema_evolution_problems(old, new, format_version)
+def check_schema_evolution(old: Schema, new: Schema, format_version: int,
+                           partition_specs: Sequence[PartitionSpec] = ()) -> None:
+    problems = schema_evolution_problems(old, new, format_version, partition_specs)
     if problems:
         raise problems[0]
 

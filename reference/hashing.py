@@ -19,7 +19,7 @@ from .errors import SpecViolation
 from .types import (
     BinaryType, BooleanType, DateType, DecimalType, DoubleType, FixedType, FloatType, IcebergType,
     IntegerType, LongType, StringType, TimestampNanoType, TimestampType, TimestamptzNanoType,
-    TimestamptzType, TimeType, UUIDType,
+    TimestamptzType, TimeType, UnknownType, UUIDType,
 )
 
 CLAUSE = "Appendix B: 32-bit Hash Requirements by Type"
@@ -63,8 +63,8 @@ def scaled(unscaled_value: int, scale: int) -> Decimal:
 
 
 @singledispatch
-def hash_value(t: IcebergType, v: Any) -> int:
-    """The Appendix B hash of value ``v`` of type ``t``."""
+def hash_value(t: IcebergType, v: Any) -> int | None:
+    """The Appendix B hash of value ``v`` of type ``t`` (``None`` only for ``unknown``)."""
     raise SpecViolation("hash.unsupported-type", f"{t} values are not hashed", clause=CLAUSE)
 
 
@@ -116,3 +116,11 @@ def _(t: UUIDType, v: uuid.UUID) -> int:
 @hash_value.register(BinaryType)
 def _(t: IcebergType, v: bytes) -> int:
     return hash_bytes(v)
+
+
+@hash_value.register
+def _(t: UnknownType, v: None) -> None:
+    # v3: "unknown | always null": the only value of the type is null, and so is its hash.
+    if v is not None:
+        raise SpecViolation("values.json-form", f"{v!r} is not an unknown value: it is always null", clause=CLAUSE)
+    return None

@@ -413,6 +413,22 @@ def format_version(doc: JSON) -> int:
     return v if isinstance(v, int) and not isinstance(v, bool) else 0
 
 
+def read_for_version(doc: JSON, version: int) -> JSON:
+    """``doc`` as a reader of format ``version`` holds it (Appendix E, "Reading v1 metadata for
+    v2"): a v1 document read for v2 or later has ``last-sequence-number`` 0 and every snapshot
+    ``sequence-number`` 0 where the file has none. Everything else is kept as written; a
+    document of ``version`` or later is returned unchanged."""
+    if not isinstance(doc, dict) or format_version(doc) != 1 or version < 2:
+        return doc
+    out = dict(doc)
+    out["format-version"] = version
+    out.setdefault("last-sequence-number", 0)
+    if isinstance(doc.get("snapshots"), list):
+        out["snapshots"] = [dict(s, **{"sequence-number": s.get("sequence-number", 0)}) if isinstance(s, dict) else s
+                            for s in doc["snapshots"]]
+    return out
+
+
 def _is_id(v: Any) -> bool:
     """An id of the shape the spec gives (a JSON integer); the metadata checks report others."""
     return isinstance(v, int) and not isinstance(v, bool)

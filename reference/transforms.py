@@ -142,7 +142,9 @@ class BucketTransform(Transform):
         return IntegerType()
 
     def _apply(self, source: IcebergType, value: Any) -> int:
-        return (hash_value(source, value) & INT_MAX) % self.num_buckets
+        h = hash_value(source, value)
+        assert h is not None  # only unknown hashes to null, and unknown is no bucket source
+        return (h & INT_MAX) % self.num_buckets
 
 
 class TruncateTransform(Transform):

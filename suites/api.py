@@ -52,12 +52,13 @@ METRICS = "metrics"                #: predicates judged against a data file's bo
 MANIFEST_PRUNING = "manifest-pruning"  #: predicates judged against a manifest's partition summaries
 DELETE_PLANNING = "delete-planning"  #: the delete files that apply to a data file
 RESIDUAL = "residual"              #: what remains of a row filter for one partition
+AVRO_SCHEMA = "avro-schema"        #: Iceberg schemas as Avro schemas (Appendix A, Avro)
 
 ALL_CAPABILITIES = (
     HASH, TRANSFORM, BINARY, VALUE_JSON, BOUND, SCHEMA_JSON, PARTITION_SPEC_JSON, METADATA,
     MANIFEST_READ, MANIFEST_WRITE, PUFFIN_READ, PUFFIN_WRITE, TABLE_SCAN, EVOLUTION,
     MANIFEST_CHECK, COMMIT_RETRY, EXPRESSIONS, PROJECTION, METRICS, MANIFEST_PRUNING,
-    DELETE_PLANNING, RESIDUAL,
+    DELETE_PLANNING, RESIDUAL, AVRO_SCHEMA,
 )
 
 
@@ -92,8 +93,9 @@ class Target(Protocol):
 class Hashing(Protocol):
     """Capability ``hash``."""
 
-    def hash(self, type_: JSON, value: JSON) -> int:
-        """The signed 32-bit Murmur3 hash (x86, seed 0) of ``value`` of type ``type_``."""
+    def hash(self, type_: JSON, value: JSON) -> int | None:
+        """The signed 32-bit Murmur3 hash (x86, seed 0) of ``value`` of type ``type_``
+        (``None`` for ``unknown``, whose hash is always null)."""
         ...
 
 
@@ -186,7 +188,10 @@ class MetadataReading(Protocol):
     def read_table_metadata(self, path: str) -> JSON:
         """Read a table metadata JSON file; return the metadata as the target writes it back.
 
-        Raises :class:`Rejected` for metadata the spec does not allow."""
+        Raises :class:`Rejected` for metadata the spec does not allow. Cases with
+        ``input.read_as_version`` (a v1 file read for v2, Appendix E) call the optional method
+        ``read_table_metadata_as(path, format_version)``: the metadata as a reader of that
+        version holds it, written back; targets without it are UNSUPPORTED there."""
         ...
 
 
@@ -249,8 +254,13 @@ class TableScanning(Protocol):
 class Evolving(Protocol):
     """Capability ``evolution``."""
 
-    def check_schema_evolution(self, old: JSON, new: JSON, format_version: int) -> None:
-        """Return if changing schema ``old`` into ``new`` is allowed; :class:`Rejected` if not."""
+    def check_schema_evolution(self, old: JSON, new: JSON, format_version: int,
+                               partition_specs: list[JSON] | None = None) -> None:
+        """Return if changing schema ``old`` into ``new`` is allowed; :class:`Rejected` if not.
+
+        ``partition_specs`` (Appendix C partition spec objects bound to ``old``) are the table's
+        specs, given only by cases about promoting a partition source field; an adapter whose
+        method takes no such parameter is UNSUPPORTED for those cases."""
         ...
 
     def check_partition_evolution(self, old: JSON, new: JSON, schema: JSON, format_version: int) -> None:
@@ -374,6 +384,18 @@ class ResidualEvaluating(Protocol):
         ...
 
 
+@runtime_checkable
+class AvroSchemaMapping(Protocol):
+    """Capability ``avro-schema``: the Avro schema an implementation writes Avro data files
+    with ("Appendix A: Format-specific Requirements", Avro: Data Type Mappings, Field IDs)."""
+
+    def avro_schema(self, schema: JSON) -> JSON:
+        """The Avro schema (parsed JSON: a record) of Iceberg schema ``schema`` (Appendix C
+        JSON), with ``field-id``, ``element-id``, ``key-id`` and ``value-id`` where Appendix A
+        puts them. :class:`Unsupported` for a type the implementation cannot write to Avro."""
+        ...
+
+
 CAPABILITY_PROTOCOLS: dict[str, type] = {
     HASH: Hashing,
     TRANSFORM: Transforming,
@@ -397,6 +419,7 @@ CAPABILITY_PROTOCOLS: dict[str, type] = {
     MANIFEST_PRUNING: ManifestPruning,
     DELETE_PLANNING: DeletePlanning,
     RESIDUAL: ResidualEvaluating,
+    AVRO_SCHEMA: AvroSchemaMapping,
 }
 
 

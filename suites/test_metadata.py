@@ -6,7 +6,9 @@ Appendix E; Appendix F.
 
 * ``test_metadata``: every valid vector is read and means what the case says (current
   snapshot, schema/spec/sort-order ids, refs, sequence numbers, next-row-id); every invalid
-  vector is rejected.
+  vector is rejected. A case with ``input.read_as_version`` reads an older file for a later
+  version (Appendix E, "Reading v1 metadata for v2") through the optional target method
+  ``read_table_metadata_as(path, format_version)``.
 * ``test_metadata_written_back`` (producer x consumer): what the target writes back for a
   valid vector breaks no rule of the reference validator and has the same meaning as the
   input: same schemas, partition specs, sort orders, snapshots and refs. A target that does
@@ -69,7 +71,11 @@ def summary(doc: Any) -> dict[str, Any]:
 @pytest.mark.capability(METADATA)
 def test_metadata(target: Any, case: Case) -> None:
     path = str(case.path(case.input["file"]))
-    out = run_case(case, target.name, lambda: _call(target, path), check=False,
+    version = case.input.get("read_as_version")
+    if version is not None and not hasattr(target, "read_table_metadata_as"):
+        unsupported(target.name, "no read_table_metadata_as (metadata read for a later format version)")
+    call = (lambda: _call(target, path)) if version is None else (lambda: target.read_table_metadata_as(path, version))
+    out = run_case(case, target.name, call, check=False,
                    reports_rules=getattr(target, "reports_rules", False))
     if case.expects_error:
         return
@@ -84,7 +90,7 @@ def test_metadata(target: Any, case: Case) -> None:
 
 # --- producer x consumer --------------------------------------------------------------------
 
-VALID = [c for c in cases_for("metadata") if not c.expects_error]
+VALID = [c for c in cases_for("metadata") if not c.expects_error and "read_as_version" not in c.input]
 
 
 def _fields(spec: Any) -> list[tuple[Any, ...]]:

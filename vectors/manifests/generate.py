@@ -521,6 +521,24 @@ def invalid(goldens: dict[str, dict[str, Any]], lengths: dict[str, int]) -> dict
         r["data_file"].update({"file_ordinal": i, "sort_columns": [1], "distinct_counts": [{"key": 1, "value": 3}]})
     _raw_write(FILES / "v1-data-seed-fields.avro", s1, r1, v1["metadata"])
 
+    # v1 without the data_file fields that are optional in v1 and v2 (metrics maps, key_metadata,
+    # split_offsets, sort_order_id): valid, a reader reads them as optional, i.e. null
+    absent = {108: "column_sizes", 109: "value_counts", 110: "null_value_counts", 137: "nan_value_counts",
+              125: "lower_bounds", 128: "upper_bounds", 131: "key_metadata", 132: "split_offsets",
+              140: "sort_order_id"}
+    s0 = copy.deepcopy(ref_manifests.manifest_avro_schema(1, p1))
+    df0 = next(f for f in s0["fields"] if f["name"] == "data_file")["type"]
+    df0["fields"] = [f for f in df0["fields"] if f.get("field-id") not in absent]
+    r0 = [ref_manifests.encode_entry(e, 1, p1) for e in v1["entries"]]
+    for r in r0:
+        for name in absent.values():
+            r["data_file"].pop(name, None)
+    _raw_write(FILES / "v1-data-no-optional.avro", s0, r0, v1["metadata"])
+    side = copy.deepcopy(v1)
+    for e in side["entries"]:
+        e["data_file"].update(dict.fromkeys(absent.values()))
+    (FILES / "v1-data-no-optional.sidecar.json").write_text(json.dumps(side, indent=1) + "\n")
+
     # the same v2 manifest with the deflate codec (what Java writes by default)
     buf = io.BytesIO()
     ref_avro.write_container(buf, schema, records, base["metadata"], codec="deflate")

@@ -30,6 +30,9 @@ SPEC_URL = "https://iceberg.apache.org/spec/"
 PYICEBERG = "pyiceberg 0.12.0 (TableMetadataUtil.parse_raw)"
 JAVA = "java 1.10.2 (TableMetadataParser.fromJson)"
 CROSS_CHECK = HERE / "cross-check.sidecar.json"
+#: how the independent readers hold a v1 file for v2 (suites/test_metadata.py, read_table_metadata_as)
+READ_V1_FOR_V2 = {"pyiceberg": "pyiceberg 0.12.0 (TableMetadataV1.to_v2)",
+                  "java": "java 1.10.2 (TableMetadata.Builder.upgradeFormatVersion(2))"}
 
 
 def f(i: int, name: str, t: Any, req: bool = False, **kw: Any) -> dict[str, Any]:
@@ -367,6 +370,17 @@ def build() -> None:
     valid("valid", "v1/valid/no-refs.metadata.json", d,
           "v1 without refs: main is implied by current-snapshot-id", summary(d),
           "Table Metadata Fields: refs 'Always a main branch reference, even if refs is null'")
+    d = v1_rich()
+    CASES["valid"]["tests"].append({
+        "description": "v1 rich read for v2: last-sequence-number defaults to 0",
+        "input": {"file": write("v1/valid/rich.metadata.json", d), "read_as_version": 2},
+        "expected": summary(d, **{"format-version": 2, "last-sequence-number": 0}),
+        "format_versions": [1],
+        "derived": {"from": "Appendix E, reading v1 metadata for v2: the v1 file has no last-sequence-number, "
+                            "which defaults to 0; the ids and refs are the file's own",
+                    "agreed": [READ_V1_FOR_V2["pyiceberg"], READ_V1_FOR_V2["java"]]},
+        "spec": sec("Appendix E: Format version changes / Version 2",
+                    "Table metadata field `last-sequence-number` must default to 0")})
     d = v2_minimal()
     valid("valid", "v2/valid/minimal.metadata.json", d, "v2 minimal: required fields, current-snapshot-id -1",
           summary(d), why + "; -1 read as no current snapshot (Appendix F)",

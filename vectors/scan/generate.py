@@ -19,20 +19,26 @@ A = "s3://t/data/a.parquet"
 B = "s3://t/data/b.parquet"
 P7, P8, PN = {"1000": 7}, {"1000": 8}, {"1000": None}
 
-def data(seq=5, spec=1, part=P7, path=A):
-    return {"file_path": path, "content": 0, "data_sequence_number": seq, "spec_id": spec, "partition": part}
+def data(seq=5, spec=1, part=P7, path=A, fseq=None):
+    f = {"file_path": path, "content": 0, "data_sequence_number": seq, "spec_id": spec, "partition": part}
+    if fseq is not None: f["file_sequence_number"] = fseq
+    return f
 
 N = [0]
-def pos(seq, spec=1, part=P7, ref=None, name=None):
+def pos(seq, spec=1, part=P7, ref=None, name=None, fseq=None, sort_order_id=None):
     N[0] += 1
     f = {"file_path": name or f"s3://t/data/pos-{N[0]}.parquet", "content": 1, "file_format": "parquet",
          "data_sequence_number": seq, "spec_id": spec, "partition": part}
     if ref: f["referenced_data_file"] = ref
+    if fseq is not None: f["file_sequence_number"] = fseq
+    if sort_order_id is not None: f["sort_order_id"] = sort_order_id
     return f
-def eq(seq, spec=1, part=P7):
+def eq(seq, spec=1, part=P7, fseq=None):
     N[0] += 1
-    return {"file_path": f"s3://t/data/eq-{N[0]}.parquet", "content": 2, "file_format": "parquet",
-            "data_sequence_number": seq, "spec_id": spec, "partition": part, "equality_ids": [1]}
+    f = {"file_path": f"s3://t/data/eq-{N[0]}.parquet", "content": 2, "file_format": "parquet",
+         "data_sequence_number": seq, "spec_id": spec, "partition": part, "equality_ids": [1]}
+    if fseq is not None: f["file_sequence_number"] = fseq
+    return f
 def dv(seq, ref=A, spec=1, part=P7):
     N[0] += 1
     return {"file_path": f"s3://t/data/dv-{N[0]}.puffin", "content": 1, "file_format": "puffin",
@@ -40,9 +46,9 @@ def dv(seq, ref=A, spec=1, part=P7):
             "content_offset": 4, "content_size_in_bytes": 40}
 
 TESTS = []
-def case(desc, d, dels, applies, why, level="must", versions=None):
-    """applies: the delete files (by object) that apply."""
-    TESTS.append((desc, d, dels, sorted(x["file_path"] for x in applies), why, level, versions))
+def case(desc, d, dels, applies, why, level="must", versions=None, quotes=()):
+    """applies: the delete files (by object) that apply; quotes: (section, sentence) the case exercises."""
+    TESTS.append((desc, d, dels, sorted(x["file_path"] for x in applies), why, level, versions, quotes))
 
 Q_POS = "position delete: data seq <= delete seq, same spec and partition values, referenced_data_file (if set) is the data file, no deletion vector applies"
 Q_EQ = "equality delete: data seq < delete seq, same spec and partition values or an unpartitioned delete spec"
@@ -133,6 +139,18 @@ case("deletion vector in the same bucket naming another file does not apply", da
 ps = [pos(5, spec=2, part={"1001": 3}), eq(5, spec=2, part={"1001": 3})]
 case("bucket partition at the same commit: position applies, equality does not", data(spec=2, part={"1001": 3}), ps, [ps[0]], Q_POS + "; " + Q_EQ)
 
+# file sequence numbers and sort order ids: manifest values that do not decide which deletes apply
+FSEQ = ("Manifests / Manifest Entry Fields", "The file sequence number can't be used for pruning delete files as the data within the file may have an older data sequence number.")
+DSEQ = ("Manifests / Manifest Entry Fields", "The data sequence number represents a relative age of the file content and should be used for planning which delete files apply to a data file.")
+SORT = ("Manifests / Manifest Entry Fields / Data File Fields", "Readers must ignore sort order id for position delete files.")
+REWRITTEN = "a data file rewritten (compacted) at sequence number 9 keeps the data sequence number 4 of its rows, so deletes committed at 6 still apply to them"
+x = pos(6); case("position delete at 6 applies to a data file of data seq 4 and file seq 9", data(seq=4, fseq=9), [x], [x], Q_POS + ": 4 <= 6; " + REWRITTEN, quotes=(FSEQ,))
+x = eq(6); case("equality delete at 6 applies to a data file of data seq 4 and file seq 9", data(seq=4, fseq=9), [x], [x], Q_EQ + ": 4 < 6; " + REWRITTEN, quotes=(FSEQ,))
+x = eq(6, spec=0, part={}); case("global equality delete at 6 applies to a data file of data seq 4 and file seq 9", data(seq=4, fseq=9), [x], [x], Q_EQ + ": 4 < 6; " + REWRITTEN, quotes=(FSEQ,))
+x = eq(5, fseq=9); case("equality delete of data seq 5 and file seq 9 does not apply to a data file at 5", data(), [x], [], Q_EQ + ": 5 < 5 is false; the delete file's file sequence number 9 (a rewrite of the delete file) does not make its deletes newer", quotes=(DSEQ,))
+x = pos(6, sort_order_id=1); case("position delete with sort_order_id 1 applies", data(), [x], [x], Q_POS + "; the sort order id of a position delete file is ignored (position deletes are sorted by file and position)", quotes=(SORT,))
+x = pos(6, ref=A, sort_order_id=1); case("file-scoped position delete with sort_order_id 1 applies", data(), [x], [x], Q_POS + "; the sort order id of a position delete file is ignored", quotes=(SORT,))
+
 HEADER = {
     "description": "Delete files that apply to a data file: sequence numbers, partitions, global and file-scoped deletes, DVs",
     "operation": "delete-planning",
@@ -140,7 +158,8 @@ HEADER = {
     "format_versions": [2, 3],
     "notes": ("input: {schema (the table schema the specs refer to), specs (the table's partition specs), data_file (file_path, content 0, data_sequence_number, spec_id, partition keyed by "
               "partition field id), delete_files (file_path, content 1 position / 2 equality, file_format (puffin: a deletion vector), "
-              "data_sequence_number, spec_id, partition, referenced_data_file where set)}; expected: the sorted file_path of the delete files that "
+              "data_sequence_number, spec_id, partition, referenced_data_file where set); where a case gives them, file_sequence_number (data and delete "
+              "files) and sort_order_id (delete files), manifest values that do not decide which deletes apply}; expected: the sorted file_path of the delete files that "
               "apply. Rules of Scan Planning: position delete: data seq <= delete seq, same spec id and partition values, referenced_data_file (if "
               "set) equals the data file's path, and no deletion vector applies to the data file; deletion vector: referenced_data_file is the data "
               "file, data seq <= vector seq, same partition; equality delete: data seq < delete seq, same partition or an unpartitioned delete spec. "
@@ -150,11 +169,12 @@ HEADER = {
 
 def main():
     tests = []
-    for desc, d, dels, applies, why, level, versions in TESTS:
+    for desc, d, dels, applies, why, level, versions, quotes in TESTS:
         t = {"description": desc, "input": {"schema": SCHEMA, "specs": SPECS, "data_file": d, "delete_files": dels},
              "expected": applies, "derived": {"from": why, "agreed": []}}
         if versions: t["format_versions"] = versions
         if level != "must": t["level"] = level
+        if quotes: t["spec"] = [{"section": sec, "quote": q, "source": "current"} for sec, q in quotes]
         tests.append(t)
     doc = dict(HEADER); doc["tests"] = tests
     write(Path(__file__).parent / "delete-planning.json", doc, "applicable_deletes",

@@ -154,6 +154,30 @@ public final class ConformanceOracle {
               TableMetadataParser.read(org.apache.iceberg.Files.localInput(a.get("path").asText()));
           return MAPPER.readTree(TableMetadataParser.toJson(md));
         }
+      case "table_metadata_as":
+        {
+          // the metadata as a reader of a later format version holds it: Java upgrades the
+          // read metadata in place (TableMetadata.Builder.upgradeFormatVersion)
+          TableMetadata md =
+              TableMetadataParser.read(org.apache.iceberg.Files.localInput(a.get("path").asText()));
+          int version = a.get("format_version").asInt();
+          if (md.formatVersion() < version) {
+            md = TableMetadata.buildFrom(md).upgradeFormatVersion(version).build();
+          }
+          return MAPPER.readTree(TableMetadataParser.toJson(md));
+        }
+      case "avro_schema":
+        {
+          // the Avro schema Java writes Avro data files with (AvroSchemaUtil.convert)
+          Schema schema = SchemaParser.fromJson(a.get("schema"));
+          Object avro;
+          try {
+            avro = org.apache.iceberg.avro.AvroSchemaUtil.convert(schema, "table");
+          } catch (UnsupportedOperationException e) {
+            throw new Unsupported("no Avro mapping: " + e.getMessage());
+          }
+          return MAPPER.readTree(avro.toString());
+        }
       case "expression_json":
         return MAPPER.readTree(ExpressionParser.toJson(ExpressionParser.fromJson(a.get("expression"))));
       case "expression_bind":
@@ -268,6 +292,14 @@ public final class ConformanceOracle {
       }
       DeleteFile file = b.build();
       invoke(file, "setDataSequenceNumber", new Class<?>[] {Long.class}, d.get("data_sequence_number").asLong());
+      if (d.has("file_sequence_number")) {
+        invoke(file, "setFileSequenceNumber", new Class<?>[] {Long.class}, d.get("file_sequence_number").asLong());
+      }
+      if (d.has("sort_order_id")) {
+        // a manifest read sets the field as it is stored (BaseFile.internalSet); the builder
+        // would refuse it for position deletes, a writer's rule
+        setField(file, "sortOrderId", d.get("sort_order_id").asInt());
+      }
       deletes.add(file);
     }
     JsonNode df = a.get("data_file");
@@ -278,14 +310,19 @@ public final class ConformanceOracle {
       db.withPartition(row(dataSpec.partitionType(), df.get("partition")));
     }
     DataFile data = db.build();
+    // the sequence numbers a manifest entry gives the data file; Java plans with the file's own
+    // (DeleteFileIndex.forDataFile(DataFile) reads its data sequence number)
+    invoke(data, "setDataSequenceNumber", new Class<?>[] {Long.class}, df.get("data_sequence_number").asLong());
+    if (df.has("file_sequence_number")) {
+      invoke(data, "setFileSequenceNumber", new Class<?>[] {Long.class}, df.get("file_sequence_number").asLong());
+    }
     Class<?> index = Class.forName("org.apache.iceberg.DeleteFileIndex");
     Method builderFor = index.getDeclaredMethod("builderFor", Iterable.class);
     builderFor.setAccessible(true);
     Object builder = builderFor.invoke(null, deletes);
     builder = invoke(builder, "specsById", new Class<?>[] {Map.class}, specs);
     Object built = invoke(builder, "build", new Class<?>[] {});
-    DeleteFile[] found = (DeleteFile[]) invoke(built, "forDataFile", new Class<?>[] {long.class, DataFile.class},
-        df.get("data_sequence_number").asLong(), data);
+    DeleteFile[] found = (DeleteFile[]) invoke(built, "forDataFile", new Class<?>[] {DataFile.class}, data);
     java.util.List<String> paths = new java.util.ArrayList<>();
     for (DeleteFile f : found) {
       paths.add(f.location());
@@ -294,6 +331,21 @@ public final class ConformanceOracle {
     ArrayNode out = NODES.arrayNode();
     paths.forEach(out::add);
     return out;
+  }
+
+  /** Set a (possibly private) field declared by the object's class or a superclass. */
+  private static void setField(Object target, String name, Object value) throws Exception {
+    for (Class<?> c = target.getClass(); c != null; c = c.getSuperclass()) {
+      try {
+        java.lang.reflect.Field f = c.getDeclaredField(name);
+        f.setAccessible(true);
+        f.set(target, value);
+        return;
+      } catch (NoSuchFieldException e) {
+        // look in the superclass
+      }
+    }
+    throw new Unsupported("no field " + name + " on " + target.getClass().getName());
   }
 
   /** Call a (possibly non-public) method declared by the object's class or a superclass. */
@@ -527,6 +579,8 @@ public final class ConformanceOracle {
         return BucketUtil.hash((Double) v);
       case BOOLEAN:
         throw new Unsupported("Iceberg Java has no hash for boolean (its bucket transform refuses it)");
+      case UNKNOWN:
+        throw new Unsupported("Iceberg Java has no hash for unknown (its bucket transform refuses it)");
       default:
         break;
     }

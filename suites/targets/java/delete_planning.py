@@ -2,9 +2,10 @@
 
 The index is package-private in Iceberg Java 1.10: the helper reaches
 ``DeleteFileIndex.builderFor(Iterable<DeleteFile>)``, ``specsById`` and
-``forDataFile(long, DataFile)`` by reflection, with delete files built by
-``FileMetadata.deleteFileBuilder`` (their data sequence number set as manifest inheritance sets
-it) and the data file by ``DataFiles.builder``.
+``forDataFile(DataFile)`` by reflection, with delete files built by
+``FileMetadata.deleteFileBuilder`` and the data file by ``DataFiles.builder``; their data and
+file sequence numbers (and a delete file's ``sort_order_id``) are set as a manifest read sets
+them, and Java plans with the data file's own data sequence number (as ``forEntry`` does).
 """
 
 from __future__ import annotations

@@ -18,3 +18,7 @@ class MetadataMixin:
 
     def read_table_metadata(self, path: str) -> Any:
         return call("table_metadata", path=os.path.abspath(path))
+
+    def read_table_metadata_as(self, path: str, format_version: int) -> Any:
+        """Read, then ``TableMetadata.buildFrom(md).upgradeFormatVersion(v)`` for an older file."""
+        return call("table_metadata_as", path=os.path.abspath(path), format_version=format_version)

@@ -4,7 +4,10 @@ PyIceberg 0.12 indexes position delete files (``DeleteFileIndex.add_delete_file`
 manifest entry's sequence number and the partition tuple; ``for_data_file``); it plans no
 equality deletes (a scan with one raises), so a case with an equality delete file is
 UNSUPPORTED. Deletion vectors are given as what they are in a manifest: position delete
-entries in ``puffin`` format with ``referenced_data_file``, content offset and size.
+entries in ``puffin`` format with ``referenced_data_file``, content offset and size. A delete
+file's entry carries its file sequence number (the data sequence number where the case gives
+none); the data file is planned with its data sequence number, as PyIceberg's scan calls
+``for_data_file(manifest_entry.sequence_number, ...)``.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ def _partition(specs: Any, f: Any) -> Any:
 def _file(specs: Any, f: Any) -> Any:
     from pyiceberg.manifest import DataFile, DataFileContent, FileFormat
 
-    extra = {k: f[k] for k in ("referenced_data_file", "content_offset", "content_size_in_bytes") if k in f}
+    extra = {k: f[k] for k in ("referenced_data_file", "content_offset", "content_size_in_bytes", "sort_order_id")
+             if k in f}
     if "equality_ids" in f:
         extra["equality_ids"] = f["equality_ids"]
     data_file = DataFile.from_args(
@@ -49,7 +53,8 @@ class DeletePlanningMixin:
         for d in delete_files:
             seq = d["data_sequence_number"]
             entry = ManifestEntry.from_args(status=ManifestEntryStatus.ADDED, snapshot_id=1, sequence_number=seq,
-                                            file_sequence_number=seq, data_file=_file(specs, d))
+                                            file_sequence_number=d.get("file_sequence_number", seq),
+                                            data_file=_file(specs, d))
             index.add_delete_file(entry, partition_key=_partition(specs, d))
         found = index.for_data_file(data_file["data_sequence_number"], _file(specs, data_file),
                                     partition_key=_partition(specs, data_file))

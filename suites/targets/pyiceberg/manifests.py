@@ -100,22 +100,26 @@ class ManifestsMixin:
         from pyiceberg.conversions import to_json
         from pyiceberg.manifest import ManifestContent, ManifestFile
 
+        inherited = mle is not None
         mle = mle or {}
         try:
             ptypes = _partition_types(path)
+            # read as stored: nothing to inherit from. Inherited: the fields the manifest-list
+            # entry lacks (a v1 list has no content or sequence numbers) take PyIceberg's defaults
+            keys = ("sequence_number", "min_sequence_number", "added_snapshot_id", "first_row_id")
+            given: dict[str, Any] = {k: mle[k] for k in keys if k in mle} if inherited else dict.fromkeys(keys)
+            if "content" in mle or not inherited:
+                given["content"] = ManifestContent(mle.get("content", 0))
             mf = ManifestFile.from_args(
                 manifest_path=path, manifest_length=mle.get("manifest_length", 0),
-                partition_spec_id=mle.get("partition_spec_id", 0),
-                content=ManifestContent(mle.get("content", 0)), sequence_number=mle.get("sequence_number"),
-                min_sequence_number=mle.get("min_sequence_number"), added_snapshot_id=mle.get("added_snapshot_id"),
-                first_row_id=mle.get("first_row_id"))
+                partition_spec_id=mle.get("partition_spec_id", 0), **given)
             entries = mf.fetch_manifest_entry(_io(), discard_deleted=False)
         except _pyiceberg_errors() as e:
             raise Rejected(f"pyiceberg: {type(e).__name__}: {e}") from e
         out = []
         for e in entries:
             d: dict[str, Any] = {"status": _enum(e.status), "snapshot_id": e.snapshot_id}
-            if format_version >= 2:
+            if format_version >= 2 or inherited:  # the sequence numbers a v2 reader reads
                 d["sequence_number"] = e.sequence_number
                 d["file_sequence_number"] = e.file_sequence_number
             df = e.data_file

@@ -20,7 +20,7 @@ import warnings
 import zlib
 from typing import Any
 
-from iceberg_conformance.suites.api import METADATA, Rejected
+from iceberg_conformance.suites.api import METADATA, Rejected, Unsupported
 
 
 class MetadataMixin:
@@ -28,10 +28,27 @@ class MetadataMixin:
     metadata_write_versions = frozenset({1, 2})
 
     def read_table_metadata(self, path: str) -> Any:
+        from pyiceberg.typedef import IcebergBaseModel
+
+        metadata = self._parse(path)
+        if metadata.format_version >= 3:
+            return json.loads(IcebergBaseModel.model_dump_json(metadata))
+        return json.loads(metadata.model_dump_json())
+
+    def read_table_metadata_as(self, path: str, format_version: int) -> Any:
+        """A v1 file as PyIceberg holds it for v2: ``TableMetadataV1.to_v2()``, written back."""
+        metadata = self._parse(path)
+        if metadata.format_version == 1 and format_version == 2:
+            metadata = metadata.to_v2()
+        elif metadata.format_version != format_version:
+            raise Unsupported(f"pyiceberg turns v1 metadata into v2 only (TableMetadataV1.to_v2), "
+                              f"not v{metadata.format_version} into v{format_version}")
+        return json.loads(metadata.model_dump_json())
+
+    def _parse(self, path: str) -> Any:
         import pydantic
         from pyiceberg.exceptions import ValidationError
         from pyiceberg.table.metadata import TableMetadataUtil
-        from pyiceberg.typedef import IcebergBaseModel
 
         with open(path, "rb") as f:
             raw = f.read()
@@ -49,6 +66,4 @@ class MetadataMixin:
                 metadata = TableMetadataUtil.parse_raw(text)
             except (ValidationError, pydantic.ValidationError, ValueError) as e:
                 raise Rejected(f"{type(e).__name__}: {str(e)[:2000]}") from e
-            if metadata.format_version >= 3:
-                return json.loads(IcebergBaseModel.model_dump_json(metadata))
-            return json.loads(metadata.model_dump_json())
+            return metadata

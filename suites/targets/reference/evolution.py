@@ -14,10 +14,12 @@ from iceberg_conformance.suites.targets.reference._common import rejecting
 class EvolutionMixin:
     CAPABILITIES = frozenset({EVOLUTION})
 
-    def check_schema_evolution(self, old: Any, new: Any, format_version: int) -> None:
+    def check_schema_evolution(self, old: Any, new: Any, format_version: int,
+                               partition_specs: list[Any] | None = None) -> None:
         with rejecting():
+            specs = [parse_partition_spec(p, format_version) for p in partition_specs or []]
             check_schema_evolution(read_schema(old, format_version), parse_schema(new),
-                                   format_version)
+                                   format_version, specs)
 
     def check_partition_evolution(self, old: Any, new: Any, schema: Any, format_version: int) -> None:
         with rejecting():
