@@ -542,6 +542,8 @@ def _check_parquet(doc: dict[str, Any], local: str, uri: str, df: dict[str, Any]
             add("data.record-count", f"record_count is {rc}, the file has {rows} rows",
                 CLAUSE_DATA_FILE + " (record_count)", "record_count")
         leaves = _arrow_leaves(arrow_schema)
+        if content == 0 and ctx.get("appended_by") is not None:
+            _check_appended_lineage(pf, arrow_schema, ctx["appended_by"], add)
         if content == 1:
             row = next((i for i, f in enumerate(arrow_schema) if field_id(f) == 2147483544), None)
             nulls = pf.read(columns=[arrow_schema[row].name]).column(0).null_count if row is not None else 0
@@ -608,6 +610,25 @@ def _check_parquet(doc: dict[str, Any], local: str, uri: str, df: dict[str, Any]
     if want_positions:
         _check_positions(positions, ctx.get("targets") or {}, add)
     return out
+
+
+def _check_appended_lineage(pf: Any, arrow_schema: Any, snapshot_id: int, add: Callable[..., None]) -> None:
+    """A data file ADDED by an ``append`` snapshot holds only new rows: where it materializes
+    ``_row_id`` or ``_last_updated_sequence_number``, every value is null (Row lineage assignment)."""
+    from iceberg_conformance.checker.lineage import ADDED_RULES, CLAUSE_ASSIGNMENT, LINEAGE_COLUMNS, non_null_lineage
+    from iceberg_conformance.reference.arrow import field_id
+
+    names = {field_id(f): f.name for f in arrow_schema if field_id(f) in LINEAGE_COLUMNS}
+    if not names:
+        return
+    table = pf.read(columns=list(names.values()))
+    found = non_null_lineage({fid: table.column(name).to_pylist() for fid, name in names.items()})
+    for fid, (count, pos, value) in sorted(found.items()):
+        what = "_row_id" if fid == 2147483540 else "_last_updated_sequence_number"
+        add(ADDED_RULES[fid], f"added by append snapshot {snapshot_id} (new rows only), but its column "
+            f"{names[fid]!r} (field {fid}, {what}) holds {count} non-null value(s), the first {value} at row "
+            f"position {pos}; an added row's value is written null and inherited on read",
+            CLAUSE_ASSIGNMENT, "file_path")
 
 
 def _partition_checks(doc: dict[str, Any], ctx: dict[str, Any], df: dict[str, Any], index: Any,
