@@ -1540,6 +1540,59 @@ def _pre_upgrade_first_row_id(o: Overlay, rng: random.Random) -> str | None:
             f"{victim['first-row-id']} and added-rows 0")
 
 
+@damage("parquet.decimal-byte-order", "data-file",
+        "a fixed_len_byte_array decimal column written with its unscaled values little-endian",
+        also=("data.lower-bound", "data.upper-bound"))  # the bounds keep the values the writer meant
+def _decimal_little_endian(o: Overlay, rng: random.Random) -> str | None:
+    import io
+    from decimal import Decimal
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from iceberg_conformance.checker.datafiles import byte_reversed, unscaled
+
+    cols = {fid: t for fid, t in _column_types(o).items() if t.startswith("decimal(")}
+    top = _top_level_ids(o)
+    cands = []
+    for p, i, e in _parquet_data(o):
+        df = e["data_file"]
+        bounded = {int(x["key"]) for x in df.get("lower_bounds") or []} & {int(x["key"]) for x in
+                                                                          df.get("upper_bounds") or []}
+        path = str(df["file_path"])
+        meta = pq.ParquetFile(local_path(path) or path).metadata
+        for fid in sorted(bounded & set(cols) & top):
+            field = next((f for f in pq.read_schema(local_path(path) or path)
+                          if (f.metadata or {}).get(b"PARQUET:field_id") == str(fid).encode()), None)
+            col = next((meta.schema.column(j) for j in range(meta.num_columns)
+                        if field is not None and meta.schema.column(j).path == field.name), None)
+            if field is None or col is None or col.physical_type != "FIXED_LEN_BYTE_ARRAY":
+                continue
+            cands.append((p, i, e, fid, field.name, col.length))
+    rng.shuffle(cands)
+    for p, i, e, fid, name, width in cands:
+        path = str(e["data_file"]["file_path"])
+        table = pq.read_table(local_path(path) or path)
+        t = table.schema.field(name).type
+        values = table.column(name).to_pylist()
+        flipped = [None if v is None else byte_reversed(unscaled(v, t.scale), width) for v in values]
+        real = [unscaled(v, t.scale) for v in values if v is not None]
+        stored = [x for x in flipped if x is not None]
+        if not real or (min(stored) >= min(real) and max(stored) <= max(real)) \
+                or any(len(str(abs(x))) > t.precision for x in stored):
+            continue  # the reversed bytes read within the bounds, or hold more digits than P
+        exact = [None if x is None else Decimal((int(x < 0), tuple(int(d) for d in str(abs(x))), -t.scale))
+                 for x in flipped]  # built from the digits: no rounding to the context's precision
+        arr = pa.array(exact, t)
+        table = table.set_column(table.schema.get_field_index(name), table.schema.field(name), arr)
+        buf = io.BytesIO()
+        pq.write_table(table, buf)
+        o.copy_file(path, buf.getvalue())
+        return (f"{os.path.basename(path)}: decimal column {name!r} (field {fid}, fixed_len_byte_array({width})) "
+                "rewritten with each unscaled value's bytes in little-endian order")
+    return None
+
+
 # --- driving --------------------------------------------------------------------------------------
 
 AREAS = ("metadata", "manifest-list", "manifest", "data-file", "delete-file", "puffin")

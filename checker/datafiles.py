@@ -607,8 +607,74 @@ def _check_parquet(doc: dict[str, Any], local: str, uri: str, df: dict[str, Any]
                       bound_types=[types[fid]] + [t for t in bound_types if t != types[fid]])
     for name, src, transform, src_type, expected_json in checks:
         _compare_partition(name, src, transform, src_type, expected_json, stats.get(src), add)
+    if content == 0:
+        out.extend(_decimal_byte_order(local, pf, arrow_schema, df, types, stats, uri))
     if want_positions:
         _check_positions(positions, ctx.get("targets") or {}, add)
+    return out
+
+
+def unscaled(v: Decimal, scale: int) -> int:
+    """The unscaled integer of a decimal value of scale ``scale`` (exact, no context rounding)."""
+    sign, digits, exponent = v.as_tuple()
+    n = int("".join(map(str, digits)) or "0")
+    shift = int(exponent) + scale
+    n = int(n * 10 ** shift) if shift >= 0 else int(n // 10 ** -shift)
+    return -n if sign else n
+
+
+def byte_reversed(u: int, width: int | None) -> int:
+    """``u`` written as two's complement big-endian in ``width`` bytes (the minimum when None)
+    and read back with the bytes in reverse order (as a little-endian writer meant them)."""
+    n = width or max(1, (u.bit_length() + (1 if u >= 0 else 0) + 7) // 8)
+    return int.from_bytes(u.to_bytes(n, "big", signed=True)[::-1], "big", signed=True)
+
+
+def _decimal_byte_order(local: str, pf: Any, arrow_schema: Any, df: dict[str, Any], types: dict[int, IcebergType],
+                        stats: dict[int, ColumnStats], uri: str) -> list[Finding]:
+    """Top-level decimal columns stored as fixed_len_byte_array or binary: where the manifest's
+    bounds do not bound the values read as big-endian two's complement, but are exactly the
+    smallest and largest value when each value's bytes are read in reverse order, the file holds
+    the unscaled values little-endian (Parquet LogicalTypes.md, DECIMAL). Without bounds the byte
+    order is not observable: every reader decodes the bytes big-endian."""
+    from iceberg_conformance.reference.arrow import field_id
+    from iceberg_conformance.reference.binary import bound_from_bytes
+
+    out: list[Finding] = []
+    physical = {pf.metadata.schema.column(i).path: pf.metadata.schema.column(i)
+                for i in range(pf.metadata.num_columns)}
+    for f in arrow_schema:
+        fid = field_id(f)
+        t = types.get(fid) if fid is not None else None
+        col = physical.get(f.name)
+        if not isinstance(t, DecimalType) or col is None or col.physical_type not in ("FIXED_LEN_BYTE_ARRAY",
+                                                                                      "BYTE_ARRAY"):
+            continue
+        s = stats.get(fid) if fid is not None else None
+        lo_hex, hi_hex = ((df.get(k) or {}).get(str(fid)) for k in ("lower_bounds", "upper_bounds"))
+        if s is None or s.lo is None or lo_hex is None or hi_hex is None:
+            continue
+        try:
+            lo = unscaled(bound_from_bytes(t, bytes.fromhex(lo_hex)), t.scale)
+            hi = unscaled(bound_from_bytes(t, bytes.fromhex(hi_hex)), t.scale)
+        except Exception:  # noqa: BLE001 - an undecodable bound is reported by compare_stats
+            continue
+        if lo <= unscaled(s.lo, t.scale) and unscaled(s.hi, t.scale) <= hi:
+            continue  # the bounds hold as the bytes are read: nothing points at another byte order
+        width = col.length if col.physical_type == "FIXED_LEN_BYTE_ARRAY" else None
+        import pyarrow.parquet as pq
+
+        from iceberg_conformance.reference.safeio import open_regular
+
+        with open_regular(local) as fh:  # ``pf``'s file is closed by now: metadata only
+            values = [v for v in pq.ParquetFile(fh).read(columns=[f.name]).column(0).to_pylist() if v is not None]
+        flipped = [byte_reversed(unscaled(v, t.scale), width) for v in values]
+        if flipped and min(flipped) == lo and max(flipped) == hi:
+            out.append(Finding("parquet.decimal-byte-order", f"decimal column {f.name!r} (field {fid}, "
+                               f"{col.physical_type}): read as big-endian two's complement its values are "
+                               f"{_show(s.lo)}..{_show(s.hi)}, outside the manifest's bounds; with each value's "
+                               "bytes reversed they are exactly the bounds: the unscaled values are stored "
+                               "little-endian", "Parquet LogicalTypes.md: DECIMAL", uri, f.name))
     return out
 
 
