@@ -301,6 +301,16 @@ class TableBuilder:
         self.schemas.append({"type": "struct", "schema-id": len(self.schemas), "fields": fields})
         self._write_metadata()
 
+    def upgrade(self) -> None:
+        """"Row Lineage for Upgraded Tables": a v2 table becomes v3 in a metadata version of its
+        own; ``next-row-id`` starts at 0 and the existing snapshots stay as written (no
+        ``first-row-id``). The next snapshot assigns row ids to every data manifest."""
+        if self.version != 2:
+            raise ValueError(f"only a v2 table is upgraded here, not v{self.version}")
+        self.version = 3
+        self.next_row_id = 0
+        self._write_metadata()
+
     # -- files -----------------------------------------------------------------------------
 
     def _name(self, stem: str, ext: str) -> str:
@@ -497,9 +507,13 @@ class TableBuilder:
             new.append(mf)
         first_row_id = self.next_row_id
         added_rows = 0
+        # data manifests kept from before an upgrade to v3 have no first_row_id yet
+        unassigned = [mf for mf in self.manifests if mf["content"] == 0 and mf.get("first_row_id") is None] \
+            if self.version >= 3 else []
         if self.version >= 3:
-            # "Row Lineage": data manifests without a first_row_id get one, in list order
-            for mf in new:
+            # "Row Lineage": data manifests without a first_row_id get one, in list order (the
+            # new manifests first, then those kept from before an upgrade)
+            for mf in new + unassigned:
                 mf["first_row_id"] = None
                 if mf["content"] == 0:
                     mf["first_row_id"] = first_row_id + added_rows
@@ -514,6 +528,12 @@ class TableBuilder:
                         first, next_id = next_id, next_id + df["record_count"]
                     self.file_info[df["file_path"]] = {"snapshot_id": sid, "sequence_number": seq,
                                                        "first_row_id": first}
+        for mf in unassigned:  # their live files, written without first_row_id, inherit in order
+            next_id = mf["first_row_id"]
+            for e in self.entries[mf["manifest_path"]]:
+                if e["status"] != 2 and e["data_file"].get("first_row_id") is None:
+                    self.file_info[e["data_file"]["file_path"]]["first_row_id"] = next_id
+                    next_id += e["data_file"]["record_count"]
         self.manifests = new + self.manifests
         list_name = f"snap-{sid}.avro"
         list_path = os.path.join(self.meta_dir, list_name)

@@ -94,3 +94,34 @@ def test_table_created_as_v3_is_not_judged(tmp_path: Path) -> None:
     doc = {"format-version": 3, "next-row-id": 4, "snapshots": [_snap(1, 1, "append", (0, 4))],
            "metadata-log": [{"timestamp-ms": 1, "metadata-file": str(tmp_path / "v1.metadata.json")}]}
     assert _rules(doc, str(tmp_path / "v2.metadata.json")) == []
+
+
+@pytest.fixture(scope="module")
+def upgraded_table(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The reference writer's v2 table upgraded to v3 (golden table ref_v3_upgraded_row_lineage)."""
+    from iceberg_conformance.suites.spark import producers as _producers  # noqa: F401  (registers it)
+    from iceberg_conformance.suites.spark.generate import generate
+
+    out = tmp_path_factory.mktemp("upgraded")
+    summary = generate(out, ["ref_v3_upgraded_row_lineage"])
+    assert not summary.get("skipped"), summary
+    return str(out / "warehouse" / "db" / "ref_v3_upgraded_row_lineage")
+
+
+def test_upgraded_reference_table_passes_and_its_damage_is_reported(upgraded_table: str, tmp_path: Path) -> None:
+    """The written table (v2 metadata, the upgrade, a v3 append) passes; a copy whose current
+    metadata gives the v2 snapshot a first-row-id is reported, with only the declared consequence."""
+    from iceberg_conformance.checker.damage import self_test, write_damaged
+    from iceberg_conformance.checker.table import check_table, latest_metadata
+
+    md = latest_metadata(upgraded_table)
+    assert md is not None
+    assert [f for f in check_table(md).findings if f.severity == "error"] == []
+    rule = "metadata.upgrade-row-lineage"
+    pristine, copies, skipped = write_damaged(upgraded_table, str(tmp_path / "damaged"), rules=[rule])
+    assert rule not in skipped and copies
+    control, verdicts = self_test(str(tmp_path / "damaged"), copies, pristine)
+    assert control == []
+    for v in verdicts:
+        assert v.reported, f"MISSED {v.copy.rule}: {v.copy.where} -> {v.error_rules}"
+        assert not v.extra_errors, f"NOISY {v.copy.rule}: {v.copy.where} -> {v.extra_errors}"
