@@ -29,7 +29,7 @@ from decimal import Context, Decimal
 
 from .types import (
     DateType, DecimalType, IcebergType, ListType, MapType, NestedField, StructType, TimestampNanoType,
-    TimestampType, TimestamptzNanoType, TimestamptzType, TimeType, UUIDType, parse_type,
+    TimestampType, TimestamptzNanoType, TimestamptzType, TimeType, UnknownType, UUIDType, parse_type,
 )
 
 CLAUSE_PLAN = "Scan Planning"
@@ -374,7 +374,9 @@ def _avro_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry) -> lis
         row: dict[int, Any] = {}
         for f in schema.fields:
             ff = file_fields.get(f.field_id)
-            if ff is not None:
+            if isinstance(f.field_type, UnknownType):
+                row[f.field_id] = None  # a stored column for an unknown field is ignored
+            elif ff is not None:
                 row[f.field_id] = _project(f.field_type, _avro_value(ff.field_type, rec.get(ff.name)))
             elif f.field_id in ident:
                 row[f.field_id] = value_from_json(f.field_type, ident[f.field_id])
@@ -406,7 +408,11 @@ def _arrow_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry, tbl: 
     ident = _identity_partition_values(doc, entry)
     columns: dict[int, list[Any]] = {}
     for f in schema.fields:
-        if f.field_id in cols:
+        if isinstance(f.field_type, UnknownType):
+            # "When reading an unknown column, any corresponding column must be ignored and
+            # replaced with null values." (Appendix A)
+            columns[f.field_id] = [None] * tbl.num_rows
+        elif f.field_id in cols:
             columns[f.field_id] = _values(f.field_type, tbl.column(cols[f.field_id]))
         elif f.field_id in ident:
             columns[f.field_id] = [value_from_json(f.field_type, ident[f.field_id])] * tbl.num_rows
