@@ -1570,6 +1570,155 @@ def _no_field_ids(o: Overlay, rng: random.Random) -> str | None:
     return f"{os.path.basename(path)} rewritten without field ids (file_size_in_bytes re-stamped)"
 
 
+def _appended_parquet(o: Overlay) -> list[tuple[str, int, dict[str, Any], dict[str, Any]]]:
+    """(manifest, index, entry, its manifest-list record) of every Parquet data file ADDED by a
+    snapshot whose operation is ``append`` (v3 tables)."""
+    if o.version < 3:
+        return []
+    appends = {int(s["snapshot-id"]) for s in o.snapshots()
+               if isinstance(s.get("summary"), dict) and s["summary"].get("operation") == "append"}
+    records: dict[str, dict[str, Any]] = {}
+    for _s, _l, _i, rec in o.list_records():
+        records.setdefault(str(rec["manifest_path"]), rec)
+    out = []
+    for p, i, e in _parquet_data(o):
+        rec = records.get(p)
+        sid = e.get("snapshot_id") if e.get("snapshot_id") is not None else (rec or {}).get("added_snapshot_id")
+        if e.get("status") == 1 and sid in appends and rec is not None:
+            out.append((p, i, e, rec))
+    return out
+
+
+def _with_lineage_column(o: Overlay, rng: random.Random, fid: int) -> str | None:
+    """Rewrite an appended data file with the row-lineage column ``fid`` holding, for every row,
+    the value a reader inherits (``_row_id``: the file's first_row_id plus the row position;
+    ``_last_updated_sequence_number``: the data sequence number): the rows read the same, but
+    they are written non-null where an added row's value is written null."""
+    import io
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    c = _pick(rng, _appended_parquet(o))
+    if c is None:
+        return None
+    p, i, e, rec = c
+    df = e["data_file"]
+    path = str(df["file_path"])
+    table = pq.read_table(local_path(path) or path)
+    n = table.num_rows
+    if fid == 2147483540:
+        first = df.get("first_row_id")
+        if first is None and rec.get("first_row_id") is not None:  # inherited: the manifest's plus the
+            first = int(rec["first_row_id"])                         # rows of files before it
+            for other in o.manifest(p).records[:i]:
+                odf = other["data_file"]
+                if int(odf.get("content", 0) or 0) == 0 and odf.get("first_row_id") is None:
+                    first += int(odf.get("record_count") or 0)
+        values = [int(first or 0) + pos for pos in range(n)]
+        name = "_row_id"
+    else:
+        seq = e.get("sequence_number") if e.get("sequence_number") is not None else rec.get("sequence_number")
+        values = [int(seq or 0)] * n
+        name = "_last_updated_sequence_number"
+    column = pa.field(name, pa.int64(), True, metadata={b"PARQUET:field_id": str(fid).encode()})
+    table = table.append_column(column, pa.array(values, pa.int64()))
+    buf = io.BytesIO()
+    pq.write_table(table, buf)
+    o.copy_file(path, buf.getvalue())
+    return (f"{os.path.basename(path)} (ADDED by append snapshot {e.get('snapshot_id') or rec.get('added_snapshot_id')}) "
+            f"rewritten with a non-null {name} column (field {fid}) holding the inherited values")
+
+
+@damage("data.added-row-id-null", "data-file", "an appended data file writes non-null _row_id values")
+def _added_row_id(o: Overlay, rng: random.Random) -> str | None:
+    return _with_lineage_column(o, rng, 2147483540)
+
+
+@damage("data.added-last-updated-null", "data-file",
+        "an appended data file writes non-null _last_updated_sequence_number values")
+def _added_last_updated(o: Overlay, rng: random.Random) -> str | None:
+    return _with_lineage_column(o, rng, 2147483539)
+
+
+@damage("metadata.upgrade-row-lineage", "metadata", "a snapshot written before the upgrade to v3 has a first-row-id",
+        also=("snapshot.manifest-first-row-id",))  # its v1/v2 manifest list assigns no first_row_id
+def _pre_upgrade_first_row_id(o: Overlay, rng: random.Random) -> str | None:
+    from iceberg_conformance.reference.metadata import load_metadata
+
+    if o.version < 3:
+        return None
+    before: set[int] = set()
+    for entry in o.doc.get("metadata-log") or []:
+        path = entry.get("metadata-file") if isinstance(entry, dict) else None
+        local = local_path(path) if isinstance(path, str) else None
+        if local is None or not os.path.isfile(local):
+            continue
+        old, _ = load_metadata(local)
+        if isinstance(old, dict) and int(old.get("format-version", 1)) < 3:
+            before = {int(s["snapshot-id"]) for s in old.get("snapshots") or [] if isinstance(s, dict)}
+    victim = _pick(rng, [s for s in o.snapshots() if int(s["snapshot-id"]) in before and "first-row-id" not in s])
+    if victim is None:
+        return None
+    victim["first-row-id"] = 0  # an empty range at 0: no id range of a later snapshot overlaps it
+    victim["added-rows"] = 0
+    return (f"snapshot {victim['snapshot-id']} (listed by the v1/v2 metadata before the upgrade) given first-row-id "
+            f"{victim['first-row-id']} and added-rows 0")
+
+
+@damage("parquet.decimal-byte-order", "data-file",
+        "a fixed_len_byte_array decimal column written with its unscaled values little-endian",
+        also=("data.lower-bound", "data.upper-bound"))  # the bounds keep the values the writer meant
+def _decimal_little_endian(o: Overlay, rng: random.Random) -> str | None:
+    import io
+    from decimal import Decimal
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from iceberg_conformance.checker.datafiles import byte_reversed, unscaled
+
+    cols = {fid: t for fid, t in _column_types(o).items() if t.startswith("decimal(")}
+    top = _top_level_ids(o)
+    cands = []
+    for p, i, e in _parquet_data(o):
+        df = e["data_file"]
+        bounded = {int(x["key"]) for x in df.get("lower_bounds") or []} & {int(x["key"]) for x in
+                                                                          df.get("upper_bounds") or []}
+        path = str(df["file_path"])
+        meta = pq.ParquetFile(local_path(path) or path).metadata
+        for fid in sorted(bounded & set(cols) & top):
+            field = next((f for f in pq.read_schema(local_path(path) or path)
+                          if (f.metadata or {}).get(b"PARQUET:field_id") == str(fid).encode()), None)
+            col = next((meta.schema.column(j) for j in range(meta.num_columns)
+                        if field is not None and meta.schema.column(j).path == field.name), None)
+            if field is None or col is None or col.physical_type != "FIXED_LEN_BYTE_ARRAY":
+                continue
+            cands.append((p, i, e, fid, field.name, col.length))
+    rng.shuffle(cands)
+    for p, i, e, fid, name, width in cands:
+        path = str(e["data_file"]["file_path"])
+        table = pq.read_table(local_path(path) or path)
+        t = table.schema.field(name).type
+        values = table.column(name).to_pylist()
+        flipped = [None if v is None else byte_reversed(unscaled(v, t.scale), width) for v in values]
+        real = [unscaled(v, t.scale) for v in values if v is not None]
+        stored = [x for x in flipped if x is not None]
+        if not real or (min(stored) >= min(real) and max(stored) <= max(real)) \
+                or any(len(str(abs(x))) > t.precision for x in stored):
+            continue  # the reversed bytes read within the bounds, or hold more digits than P
+        exact = [None if x is None else Decimal((int(x < 0), tuple(int(d) for d in str(abs(x))), -t.scale))
+                 for x in flipped]  # built from the digits: no rounding to the context's precision
+        arr = pa.array(exact, t)
+        table = table.set_column(table.schema.get_field_index(name), table.schema.field(name), arr)
+        buf = io.BytesIO()
+        pq.write_table(table, buf)
+        o.copy_file(path, buf.getvalue())
+        return (f"{os.path.basename(path)}: decimal column {name!r} (field {fid}, fixed_len_byte_array({width})) "
+                "rewritten with each unscaled value's bytes in little-endian order")
+    return None
+
+
 # --- driving --------------------------------------------------------------------------------------
 
 AREAS = ("metadata", "manifest-list", "manifest", "data-file", "delete-file", "puffin")

@@ -611,6 +611,8 @@ def _check_parquet(doc: dict[str, Any], local: str, uri: str, df: dict[str, Any]
             add("data.record-count", f"record_count is {rc}, the file has {rows} rows",
                 CLAUSE_DATA_FILE + " (record_count)", "record_count")
         leaves = _arrow_leaves(arrow_schema)
+        if content == 0 and ctx.get("appended_by") is not None:
+            _check_appended_lineage(pf, arrow_schema, ctx["appended_by"], add)
         if content == 1:
             row = next((i for i, f in enumerate(arrow_schema) if field_id(f) == 2147483544), None)
             nulls = pf.read(columns=[arrow_schema[row].name]).column(0).null_count if row is not None else 0
@@ -674,9 +676,94 @@ def _check_parquet(doc: dict[str, Any], local: str, uri: str, df: dict[str, Any]
                       bound_types=[types[fid]] + [t for t in bound_types if t != types[fid]])
     for name, src, transform, src_type, expected_json in checks:
         _compare_partition(name, src, transform, src_type, expected_json, stats.get(src), add)
+    if content == 0:
+        out.extend(_decimal_byte_order(local, pf, arrow_schema, df, types, stats, uri))
     if want_positions:
         _check_positions(positions, ctx.get("targets") or {}, add)
     return out
+
+
+def unscaled(v: Decimal, scale: int) -> int:
+    """The unscaled integer of a decimal value of scale ``scale`` (exact, no context rounding)."""
+    sign, digits, exponent = v.as_tuple()
+    n = int("".join(map(str, digits)) or "0")
+    shift = int(exponent) + scale
+    n = int(n * 10 ** shift) if shift >= 0 else int(n // 10 ** -shift)
+    return -n if sign else n
+
+
+def byte_reversed(u: int, width: int | None) -> int:
+    """``u`` written as two's complement big-endian in ``width`` bytes (the minimum when None)
+    and read back with the bytes in reverse order (as a little-endian writer meant them)."""
+    n = width or max(1, (u.bit_length() + (1 if u >= 0 else 0) + 7) // 8)
+    return int.from_bytes(u.to_bytes(n, "big", signed=True)[::-1], "big", signed=True)
+
+
+def _decimal_byte_order(local: str, pf: Any, arrow_schema: Any, df: dict[str, Any], types: dict[int, IcebergType],
+                        stats: dict[int, ColumnStats], uri: str) -> list[Finding]:
+    """Top-level decimal columns stored as fixed_len_byte_array or binary: where the manifest's
+    bounds do not bound the values read as big-endian two's complement, but are exactly the
+    smallest and largest value when each value's bytes are read in reverse order, the file holds
+    the unscaled values little-endian (Parquet LogicalTypes.md, DECIMAL). Without bounds the byte
+    order is not observable: every reader decodes the bytes big-endian."""
+    from iceberg_conformance.reference.arrow import field_id
+    from iceberg_conformance.reference.binary import bound_from_bytes
+
+    out: list[Finding] = []
+    physical = {pf.metadata.schema.column(i).path: pf.metadata.schema.column(i)
+                for i in range(pf.metadata.num_columns)}
+    for f in arrow_schema:
+        fid = field_id(f)
+        t = types.get(fid) if fid is not None else None
+        col = physical.get(f.name)
+        if not isinstance(t, DecimalType) or col is None or col.physical_type not in ("FIXED_LEN_BYTE_ARRAY",
+                                                                                      "BYTE_ARRAY"):
+            continue
+        s = stats.get(fid) if fid is not None else None
+        lo_hex, hi_hex = ((df.get(k) or {}).get(str(fid)) for k in ("lower_bounds", "upper_bounds"))
+        if s is None or s.lo is None or lo_hex is None or hi_hex is None:
+            continue
+        try:
+            lo = unscaled(bound_from_bytes(t, bytes.fromhex(lo_hex)), t.scale)
+            hi = unscaled(bound_from_bytes(t, bytes.fromhex(hi_hex)), t.scale)
+        except Exception:  # noqa: BLE001 - an undecodable bound is reported by compare_stats
+            continue
+        if lo <= unscaled(s.lo, t.scale) and unscaled(s.hi, t.scale) <= hi:
+            continue  # the bounds hold as the bytes are read: nothing points at another byte order
+        width = col.length if col.physical_type == "FIXED_LEN_BYTE_ARRAY" else None
+        import pyarrow.parquet as pq
+
+        from iceberg_conformance.reference.safeio import open_regular
+
+        with open_regular(local) as fh:  # ``pf``'s file is closed by now: metadata only
+            values = [v for v in pq.ParquetFile(fh).read(columns=[f.name]).column(0).to_pylist() if v is not None]
+        flipped = [byte_reversed(unscaled(v, t.scale), width) for v in values]
+        if flipped and min(flipped) == lo and max(flipped) == hi:
+            out.append(Finding("parquet.decimal-byte-order", f"decimal column {f.name!r} (field {fid}, "
+                               f"{col.physical_type}): read as big-endian two's complement its values are "
+                               f"{_show(s.lo)}..{_show(s.hi)}, outside the manifest's bounds; with each value's "
+                               "bytes reversed they are exactly the bounds: the unscaled values are stored "
+                               "little-endian", "Parquet LogicalTypes.md: DECIMAL", uri, f.name))
+    return out
+
+
+def _check_appended_lineage(pf: Any, arrow_schema: Any, snapshot_id: int, add: Callable[..., None]) -> None:
+    """A data file ADDED by an ``append`` snapshot holds only new rows: where it materializes
+    ``_row_id`` or ``_last_updated_sequence_number``, every value is null (Row lineage assignment)."""
+    from iceberg_conformance.checker.lineage import ADDED_RULES, CLAUSE_ASSIGNMENT, LINEAGE_COLUMNS, non_null_lineage
+    from iceberg_conformance.reference.arrow import field_id
+
+    names = {field_id(f): f.name for f in arrow_schema if field_id(f) in LINEAGE_COLUMNS}
+    if not names:
+        return
+    table = pf.read(columns=list(names.values()))
+    found = non_null_lineage({fid: table.column(name).to_pylist() for fid, name in names.items()})
+    for fid, (count, pos, value) in sorted(found.items()):
+        what = "_row_id" if fid == 2147483540 else "_last_updated_sequence_number"
+        add(ADDED_RULES[fid], f"added by append snapshot {snapshot_id} (new rows only), but its column "
+            f"{names[fid]!r} (field {fid}, {what}) holds {count} non-null value(s), the first {value} at row "
+            f"position {pos}; an added row's value is written null and inherited on read",
+            CLAUSE_ASSIGNMENT, "file_path")
 
 
 def _partition_checks(doc: dict[str, Any], ctx: dict[str, Any], df: dict[str, Any], index: Any,

@@ -340,6 +340,9 @@ def _plan(table: str, doc: dict[str, Any] | None, metadata_only: bool = False) -
     puffin_deletes: dict[str, list[Any]] = {}
     # DV content key -> {"dv": its record, "files": position delete file key -> record}
     merges: dict[str, dict[str, Any]] = {}
+    from iceberg_conformance.checker.lineage import appending_snapshots
+
+    appends = appending_snapshots(doc) if version >= 3 else set()
     for snap in snaps:
         sid = snap.get("snapshot-id")
         units.append(Unit("snapshot", table, str(snap.get("manifest-list", "")), {"snapshot_id": sid}))
@@ -362,6 +365,8 @@ def _plan(table: str, doc: dict[str, Any] | None, metadata_only: bool = False) -
             spec_id = mf.get("partition_spec_id", 0)
             item = files.setdefault(k, {"records": {}, "snapshots": [], "sequence_numbers": {}, "first_row_ids": {}})
             item["snapshots"].append(sid)
+            if e.get("status") == 1 and e.get("snapshot_id") in appends and df.get("content", 0) == 0:
+                item["appended_by"] = e["snapshot_id"]  # ADDED by an append: only new rows
             if version >= 2:
                 seqs = f"{e.get('sequence_number')}/{e.get('file_sequence_number')}"
                 item["sequence_numbers"].setdefault(seqs, [str(mf.get("manifest_path")), i, sid])
@@ -405,7 +410,8 @@ def _plan(table: str, doc: dict[str, Any] | None, metadata_only: bool = False) -
         df = first["entry"]["data_file"]
         content = df.get("content", 0)
         ctx: dict[str, Any] = {"records": records, "snapshots": item["snapshots"],
-                               "sequence_numbers": item["sequence_numbers"], "first_row_ids": item["first_row_ids"]}
+                               "sequence_numbers": item["sequence_numbers"], "first_row_ids": item["first_row_ids"],
+                               "appended_by": item.get("appended_by")}
         if content == 0:
             units.append(Unit("data-file", table, str(df.get("file_path")), ctx))
             continue
@@ -490,6 +496,9 @@ def _run_metadata(unit: Unit) -> list[Finding]:
     from iceberg_conformance.checker.statistics import check_metadata_log_uuids
 
     out.extend(check_metadata_log_uuids(doc, unit.table, lambda p: None if outside(p) else p))
+    from iceberg_conformance.checker.lineage import check_upgrade
+
+    out.extend(check_upgrade(doc, unit.table, lambda p: None if outside(p) else p))
     for key in ("statistics", "partition-statistics"):
         for i, st in enumerate(doc.get(key) or []):
             if not isinstance(st, dict) or not isinstance(st.get("statistics-path"), str):
@@ -795,6 +804,7 @@ def _run_file(unit: Unit) -> list[Finding]:
         ctx = dict(rec)
         ctx["targets"] = unit.context.get("targets") or {}
         ctx["snapshots"] = unit.context.get("snapshots") or []
+        ctx["appended_by"] = unit.context.get("appended_by")
         out.extend(check_file(doc, Unit(unit.kind, unit.table, unit.path, ctx)))
     return out
 

@@ -30,7 +30,7 @@ from decimal import Context, Decimal
 
 from .types import (
     DateType, DecimalType, IcebergType, ListType, MapType, NestedField, StructType, TimestampNanoType,
-    TimestampType, TimestamptzNanoType, TimestamptzType, TimeType, UUIDType, parse_type,
+    TimestampType, TimestamptzNanoType, TimestamptzType, TimeType, UnknownType, UUIDType, parse_type,
 )
 
 CLAUSE_PLAN = "Scan Planning"
@@ -424,7 +424,9 @@ def _avro_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry) -> lis
         row: dict[int, Any] = {}
         for f in schema.fields:
             ff = file_fields.get(f.field_id)
-            if ff is not None:
+            if isinstance(f.field_type, UnknownType):
+                row[f.field_id] = None  # a stored column for an unknown field is ignored
+            elif ff is not None:
                 row[f.field_id] = _project(f.field_type, _avro_value(ff.field_type, rec.get(ff.name)))
             elif f.field_id in ident:
                 row[f.field_id] = value_from_json(f.field_type, ident[f.field_id])
@@ -456,7 +458,11 @@ def _arrow_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry, tbl: 
     ident = _identity_partition_values(doc, entry)
     columns: dict[int, list[Any]] = {}
     for f in schema.fields:
-        if f.field_id in cols:
+        if isinstance(f.field_type, UnknownType):
+            # "When reading an unknown column, any corresponding column must be ignored and
+            # replaced with null values." (Appendix A)
+            columns[f.field_id] = [None] * tbl.num_rows
+        elif f.field_id in cols:
             columns[f.field_id] = _values(f.field_type, tbl.column(cols[f.field_id]))
         elif f.field_id in ident:
             columns[f.field_id] = [value_from_json(f.field_type, ident[f.field_id])] * tbl.num_rows
@@ -543,10 +549,32 @@ def _schema_for(doc: dict[str, Any], snap: dict[str, Any] | None) -> StructType:
     return t
 
 
-def scan(metadata_path: str, snapshot_id: int | None = None) -> list[dict[str, Any]]:
+#: v3 row-lineage metadata columns ("Row Lineage"; reserved field ids)
+ROW_ID = NestedField(2147483540, "_row_id", parse_type("long"), False)
+LAST_UPDATED = NestedField(2147483539, "_last_updated_sequence_number", parse_type("long"), False)
+
+
+def _with_lineage(task: Task, rows: list[dict[int, Any]]) -> None:
+    """Row lineage of every row of the task's data file, in file order (before deletes): with a
+    null ``first_row_id`` both are null; else a stored non-null value is kept and a null one is
+    inherited: ``_row_id`` = ``first_row_id`` + the row's position, ``_last_updated_sequence_number``
+    = the file's data sequence number (Appendix E, Version 3; Row lineage assignment)."""
+    first = task.data.data_file.get("first_row_id")
+    for pos, row in enumerate(rows):
+        if first is None:
+            row[ROW_ID.field_id] = row[LAST_UPDATED.field_id] = None
+            continue
+        if row.get(ROW_ID.field_id) is None:
+            row[ROW_ID.field_id] = int(first) + pos
+        if row.get(LAST_UPDATED.field_id) is None:
+            row[LAST_UPDATED.field_id] = task.data.sequence_number
+
+
+def scan(metadata_path: str, snapshot_id: int | None = None, lineage: bool = False) -> list[dict[str, Any]]:
     """All rows of a snapshot (the current one for ``None``) as ``{column name: JSON value}``.
 
-    Columns are those of the snapshot's schema (``schema-id``), else the current schema."""
+    Columns are those of the snapshot's schema (``schema-id``), else the current schema; with
+    ``lineage`` (v3) also ``_row_id`` and ``_last_updated_sequence_number``."""
     from .values import value_to_json
 
     doc = _metadata(metadata_path)
@@ -554,10 +582,18 @@ def scan(metadata_path: str, snapshot_id: int | None = None) -> list[dict[str, A
     schema = _schema_for(doc, snap)
     if snap is None:
         return []
+    read = StructType(schema.fields + (ROW_ID, LAST_UPDATED)) if lineage else schema
     out = []
     for task in plan(doc, snap):
-        for row in read_task(doc, schema, task):
-            out.append({f.name: value_to_json(f.field_type, row.get(f.field_id)) for f in schema.fields})
+        rows = file_rows(doc, read, task.data)
+        if lineage:
+            _with_lineage(task, rows)
+        deleted = _deleted_positions(task)
+        rows = [r for i, r in enumerate(rows) if i not in deleted]
+        if task.equality_deletes:
+            rows = _apply_equality(schema, rows, task.equality_deletes)
+        for row in rows:
+            out.append({f.name: value_to_json(f.field_type, row.get(f.field_id)) for f in read.fields})
     return out
 
 

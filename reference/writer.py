@@ -498,11 +498,15 @@ class TableBuilder:
                                 referenced_data_file=next(iter(deletes)) if file_scoped else None)
         return self._commit("delete", {1: (0, [df])})
 
-    def upgrade(self, version: int) -> None:
-        """"Format Versioning": the table's format version raised (a new metadata version); the
-        next v3 commit assigns row ids to the data manifests that have none."""
+    def upgrade(self, version: int = 3) -> None:
+        """"Format Versioning": the table's format version raised, in a metadata version of its
+        own. Upgraded to v3 ("Row Lineage for Upgraded Tables"), ``next-row-id`` starts at 0 and
+        the existing snapshots stay as written (no ``first-row-id``); the next commit assigns row
+        ids to every data manifest that has none."""
         if version < self.version or version > 3:
             raise ValueError(f"cannot change format version {self.version} to {version}")
+        if version == 3 and self.version < 3:
+            self.next_row_id = 0
         self.version = version
         self._write_metadata()
 
@@ -609,19 +613,19 @@ class TableBuilder:
             new.append(mf)
         first_row_id = self.next_row_id
         added_rows = 0
+        # data manifests kept from before an upgrade to v3 have no first_row_id yet
+        unassigned = [mf for mf in self.manifests if mf["content"] == 0 and mf.get("first_row_id") is None] \
+            if self.version >= 3 else []
         if self.version >= 3:
-            # "Row Lineage": data manifests without a first_row_id get one, in list order
-            for mf in new:
+            # "Row Lineage": data manifests without a first_row_id get one, in list order (the
+            # new manifests first, then those kept from before an upgrade)
+            for mf in new + unassigned:
                 mf["first_row_id"] = None
                 if mf["content"] == 0:
                     mf["first_row_id"] = first_row_id + added_rows
                     added_rows += mf["added_rows_count"] + mf["existing_rows_count"]
-            for mf in self.manifests:  # written before an upgrade to v3: no row ids yet
-                if mf.get("first_row_id") is None:
-                    mf["first_row_id"] = None
-                    if mf["content"] == 0:
-                        mf["first_row_id"] = first_row_id + added_rows
-                        added_rows += mf["added_rows_count"] + mf["existing_rows_count"]
+            for mf in self.manifests:   # delete manifests kept from before an upgrade: no row ids
+                mf.setdefault("first_row_id", None)
         for mf in new:   # "First Row ID Inheritance": what a reader resolves, for later rewrites
             next_id = mf.get("first_row_id")
             for e in self.entries[mf["manifest_path"]]:
@@ -632,6 +636,12 @@ class TableBuilder:
                         first, next_id = next_id, next_id + df["record_count"]
                     self.file_info[df["file_path"]] = {"snapshot_id": sid, "sequence_number": seq,
                                                        "first_row_id": first}
+        for mf in unassigned:  # their live files, written without first_row_id, inherit in order
+            next_id = mf["first_row_id"]
+            for e in self.entries[mf["manifest_path"]]:
+                if e["status"] != 2 and e["data_file"].get("first_row_id") is None:
+                    self.file_info[e["data_file"]["file_path"]]["first_row_id"] = next_id
+                    next_id += e["data_file"]["record_count"]
         self.manifests = new + self.manifests
         list_name = f"snap-{sid}.avro"
         list_path = os.path.join(self.meta_dir, list_name)

@@ -26,8 +26,10 @@ pytestmark = pytest.mark.area("table-check")
 
 GOLDEN_ENV = "ICEBERG_CONFORMANCE_GOLDEN"
 #: golden tables the Spark lane damages: v1; v2 with position deletes; v3 with deletion
-#: vectors (several in one Puffin file where the golden set has it) and statistics
+#: vectors (several in one Puffin file where the golden set has it) and statistics; v3 primitives
 GOLDEN = ("v1_partitioned", "v2_merge_on_read", "v2_statistics", "v2_transforms_bucket_truncate",
+          # every primitive type, a decimal(38) stored as fixed_len_byte_array(16)
+          "v3_primitives",
           "v3_deletion_vectors", "v3_multi_dv", "v2_multi_position_deletes", "v1_upgraded_to_v3",
           # written by the other producers: equality deletes, row lineage, several DVs in one Puffin
           # file, defaults, PyIceberg's partitioned writes

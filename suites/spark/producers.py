@@ -44,13 +44,17 @@ class ReferenceWriter(_Writer):
 
     producer = "reference"
 
-    def create(self, fields: list[dict[str, Any]], specs: list[list[dict[str, Any]]] | None = None) -> Any:
+    def create(self, fields: list[dict[str, Any]], specs: list[list[dict[str, Any]]] | None = None,
+               version: int | None = None) -> Any:
+        """``version``: the format version to start at (the table's by default; a v2 table the
+        generator upgrades later)."""
         from iceberg_conformance.reference.writer import TableBuilder
 
-        self.table = TableBuilder(str(self.table_dir()), self.spec.format_version, fields, specs)
+        self.table = TableBuilder(str(self.table_dir()), version or self.spec.format_version, fields, specs)
         return self.table
 
-    def expect(self, label: str, rows: list[Row], lineage: dict[int, tuple[int, int]] | None = None) -> None:
+    def expect(self, label: str, rows: list[Row],
+               lineage: dict[int, tuple[int | None, int | None]] | None = None) -> None:
         """``lineage``: id -> (_row_id, _last_updated_sequence_number) of every row the snapshot holds."""
         self._expect(label, self.table.snapshots[-1]["snapshot-id"], rows)
         if lineage is not None:
@@ -243,6 +247,37 @@ def ref_v3_row_lineage(w: ReferenceWriter) -> None:
     lineage[3] = (lineage[3][0], 4)
     rows = [next(m for m in moved if m["id"] == 3) if r["id"] == 3 else r for r in rows]
     w.expect("update id 3 (copy-on-write, row ids kept)", rows, lineage)
+
+
+@golden_table(name="ref_v3_upgraded_row_lineage", format_version=3, producer="reference",
+              features=("v2", "v3", "upgrade", "row-lineage", "row-lineage-columns", "identity"),
+              description="v2 table (reference writer) upgraded to v3: the snapshot from before the upgrade reads "
+                          "null row lineage (its files have no first_row_id); the first v3 append assigns row ids "
+                          "to the new and the older data files")
+def ref_v3_upgraded_row_lineage(w: ReferenceWriter) -> None:
+    t = w.create(_GROUPED, _BY_GRP, version=2)
+    rows = _grouped(range(1, 5))
+    t.append(rows)
+    # "Row Lineage for Upgraded Tables": snapshots from before the upgrade keep no first-row-id, so
+    # their data files have a null first_row_id, and readers produce null for _row_id and
+    # _last_updated_sequence_number (Appendix E, Version 3)
+    w.expect("append 1..4 (v2)", rows, {r["id"]: (None, None) for r in rows})
+    t.upgrade()  # next-row-id 0, a metadata version of its own
+    more = _grouped(range(5, 7))
+    t.append(more)
+    # the v3 append assigns first_row_id to every data manifest in list order: its own manifest
+    # first (first_row_id 0), then the v2 manifest (first_row_id 2); files take ids in manifest
+    # order, one file per grp in order of first appearance; rows without a stored value inherit
+    # their file's data sequence number (1 for the v2 files, 2 for the new ones)
+    lineage: dict[int, tuple[int | None, int | None]] = {}
+    next_row_id = 0
+    for batch, seq in ((more, 2), (rows, 1)):
+        for g in dict.fromkeys(r["grp"] for r in batch):
+            for r in batch:
+                if r["grp"] == g:
+                    lineage[r["id"]] = (next_row_id, seq)
+                    next_row_id += 1
+    w.expect("append 5..6 (v3, after the upgrade)", rows + more, lineage)
 
 
 @golden_table(name="ref_v3_multi_dv", format_version=3, producer="reference",
