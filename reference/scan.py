@@ -503,11 +503,14 @@ def _with_equality_fields(doc: dict[str, Any], schema: StructType, deletes: list
     return StructType(fields=schema.fields + tuple(extra)) if extra else schema
 
 
-def read_task(doc: dict[str, Any], schema: StructType, task: Task) -> list[dict[int, Any]]:
-    """Rows (field id -> reference Python value) of one task, deletes applied."""
+def read_task(doc: dict[str, Any], schema: StructType, task: Task, lineage: bool = False) -> list[dict[int, Any]]:
+    """Rows (field id -> reference Python value) of one task, deletes applied; with ``lineage``
+    the row-lineage fields of ``schema`` are inherited as a reader assigns them."""
     if task.equality_deletes:
         schema = _with_equality_fields(doc, schema, task.equality_deletes)
     rows = file_rows(doc, schema, task.data)
+    if lineage:
+        _with_lineage(task, rows)
     deleted = _deleted_positions(task)
     if deleted:
         rows = [r for i, r in enumerate(rows) if i not in deleted]
@@ -585,14 +588,7 @@ def scan(metadata_path: str, snapshot_id: int | None = None, lineage: bool = Fal
     read = StructType(schema.fields + (ROW_ID, LAST_UPDATED)) if lineage else schema
     out = []
     for task in plan(doc, snap):
-        rows = file_rows(doc, read, task.data)
-        if lineage:
-            _with_lineage(task, rows)
-        deleted = _deleted_positions(task)
-        rows = [r for i, r in enumerate(rows) if i not in deleted]
-        if task.equality_deletes:
-            rows = _apply_equality(schema, rows, task.equality_deletes)
-        for row in rows:
+        for row in read_task(doc, read, task, lineage):
             out.append({f.name: value_to_json(f.field_type, row.get(f.field_id)) for f in read.fields})
     return out
 
