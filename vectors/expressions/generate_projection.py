@@ -579,6 +579,17 @@ pair("hour", "tz", T("not-null", "tz"), None, False, False, "null is null")
 pair("day", "tsn", T("is-null", "tsn"), -1, False, False, "day -1 holds only non-null values")
 pair("month", "dt", T("not-null", "dt"), -1, True, True, "month -1 holds only non-null values")
 pair("year", "dt", C("lt", "dt", "1970-01-01"), None, False, False, "null < 1970-01-01 is false (null-safe)")
+pair("month", "ts", T("is-null", "ts"), None, True, True, "null is null")
+pair("hour", "ts", T("is-null", "ts"), -1, False, False, "hour -1 holds only non-null values")
+pair("year", "tz", T("not-null", "tz"), 0, True, True, "year 0 holds only non-null values")
+pair("day", "dt", T("not-null", "dt"), None, False, False, "null is null")
+PRE = "partition -1 ends with the last instant of 1969, partition 0 starts with the first instant of 1970 (units from 1970, rounded down); day -1 of a date holds only 1969-12-31"
+pair("year", "ts", S("not-in", "ts", ["1969-12-31T23:59:59.999999"]), -1, True, False, "1969-06-01 is not in the set", "the last instant of 1969 is in year -1")
+pair("year", "ts", S("not-in", "ts", ["1969-12-31T23:59:59.999999"]), 0, True, True, "the last instant of 1969 is not in year 0")
+pair("month", "tz", S("not-in", "tz", ["1970-01-01T00:00:00.000000+00:00"]), 0, True, False, "1970-01-02 is not in the set", "the first instant of 1970 is in month 0")
+pair("day", "dt", S("not-in", "dt", ["1969-12-31"]), -1, False, False, "day -1 holds only 1969-12-31, which is in the set")
+pair("day", "dt", S("not-in", "dt", ["1969-12-31"]), 0, True, True, "day 0 holds only 1970-01-01, not in the set")
+pair("hour", "tsn", S("not-in", "tsn", ["1969-12-31T23:59:59.999999999"]), -1, True, False, "23:00 is not in the set", "the last instant of 1969 is in hour -1")
 
 # ---- void: every source value has partition null -----------------------------------------
 PRE = "void: every source value, null or not, has partition null, so the null partition holds every value"
@@ -596,6 +607,8 @@ pair("void", "f", T("is-nan", "f"), None, True, False, "NaN may be in it", "1.5 
 pair("void", "f", T("not-nan", "f"), None, True, False, "1.5 may be in it", "NaN may be")
 pair("void", "dec", C("gt-eq", "dec", "-0.01"), None, True, False, "0.00 may be in it", "-0.02 may be")
 pair("void", "u", C("eq", "u", "f79c3e09-677c-4bbd-a479-3f349cb785e7"), None, True, False, "that uuid may be in it", "other uuids may be")
+pair("void", "d", C("lt-eq", "d", 1.0), None, True, False, "0.5 may be in it", "NaN may be")
+pair("void", "t", C("gt", "t", "12:00:00.000000"), None, True, False, "13:00 may be in it", "11:00 may be")
 NOTES = ("input: {schema, spec (one partition field, id 1000), expression (a predicate on the field's source column), mode (inclusive or strict), partition (the partition tuple keyed by partition field id)}; expected: whether the projection accepts that partition value. A partition value stands for its source values (its preimage under the transform); the inclusive projection accepts it when some of them satisfy the predicate, the strict projection when all do. Levels: inclusive soundness is must (an inclusive projection accepts every partition holding a matching value: 'if a scan predicate matches a row, then the partition predicate must match that row's partition'); the tight inclusive answer (rejecting a partition with no matching value) is should, since a looser projection is still correct. Every strict answer is should: strict projection is described only in the informative footnote 1 of Scan Planning ('An alternative, strict projection, creates a partition predicate that will match a file if all of the rows in the file must match the scan predicate.'), which no must or should binds; the strict cases still hold the spec's meaning (soundness: reject a partition holding a value that does not match; tightness: accept one whose values all match). Dates and timestamps before 1970 have negative partition values; day partition values are the table spec's int (days from 1970-01-01). "
          "Void maps every value, null or not, to null: its null partition holds every value, so the inclusive projection accepts it and the strict one rejects it for any predicate. "
          "Truncate of decimals works on the unscaled value; truncate of strings counts code points, of binary bytes: a partition value as long as the width holds every value starting with it, a shorter one only itself. "
