@@ -16,11 +16,15 @@ of a field with transform ``t``, the source values of ``p`` are the preimage ``{
 :func:`accepts` decides that for one predicate on the partition's source column: a test
 (is-null, ...) or a comparison / set test of the column with constants. Preimages are intervals
 for identity, truncate of numbers and the time transforms (in the source's units: days,
-microseconds or nanoseconds), prefixes for truncate of strings, and hash classes for bucket.
+microseconds or nanoseconds; unscaled values for decimals), prefixes for truncate of strings
+and binary (every value starting with a partition value as long as the width; a shorter one
+holds only itself), hash classes for bucket, the value itself for identity, and every value,
+null or not, for void (whose partition is always null).
 """
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from . import expressions as ex
@@ -28,10 +32,11 @@ from .partitioning import PartitionField, parse_partition_spec
 from .schema import parse_schema
 from .transforms import (
     BucketTransform, DayTransform, HourTransform, IdentityTransform, MonthTransform, Transform,
-    TruncateTransform, YearTransform,
+    TruncateTransform, VoidTransform, YearTransform,
 )
 from .types import (
-    JSON, DateType, IcebergType, IntegerType, LongType, StringType, TimestampNanoType, TimestamptzNanoType,
+    JSON, BinaryType, DateType, DecimalType, IcebergType, IntegerType, LongType, StringType, TimestampNanoType,
+    TimestamptzNanoType,
 )
 from .values import days_from_civil, value_from_json
 
@@ -86,19 +91,31 @@ def _on_interval(op: str, lo: Any, hi: Any, consts: tuple[Any, ...], every: bool
     return (all_ if every else some)[op]
 
 
-def _on_prefix(op: str, prefix: str, consts: tuple[Any, ...], every: bool) -> bool:
-    """Whether some (all) strings starting with ``prefix`` satisfy ``op``: eq, not-eq,
-    starts-with, not-starts-with, in, not-in."""
+def _on_prefix(op: str, prefix: str | bytes, consts: tuple[Any, ...], every: bool) -> bool:
+    """Whether some (all) values starting with ``prefix`` (strings, compared by UTF-8 bytes, or
+    binary) satisfy ``op``. The values are ``prefix`` itself and its extensions: the least is
+    ``prefix``; a constant that does not extend it lies wholly above or below all of them."""
+    def b(v: str | bytes) -> bytes:
+        return v.encode("utf-8") if isinstance(v, str) else bytes(v)
+    pre = b(prefix)
+    cs = [b(c) for c in consts]
     if op in ("eq", "in"):
-        return False if every else any(isinstance(c, str) and c.startswith(prefix) for c in consts)
+        return False if every else any(c.startswith(pre) for c in cs)
     if op in ("not-eq", "not-in"):
-        return not any(isinstance(c, str) and c.startswith(prefix) for c in consts) if every else True
-    v = str(consts[0])
+        return not any(c.startswith(pre) for c in cs) if every else True
+    v = cs[0]
+    extends = v.startswith(pre)          # v is itself one of the values
     if op == "starts-with":
-        return prefix.startswith(v) if every else (prefix.startswith(v) or v.startswith(prefix))
+        return pre.startswith(v) if every else (pre.startswith(v) or extends)
     if op == "not-starts-with":
-        return not (prefix.startswith(v) or v.startswith(prefix)) if every else not prefix.startswith(v)
-    raise _unsupported(f"{op} through truncate of strings is not decided here")
+        return not (pre.startswith(v) or extends) if every else not pre.startswith(v)
+    above = not extends and v > pre      # every value is below v
+    if op in ("lt", "lt-eq"):
+        some = pre < v or (op == "lt-eq" and pre == v)
+        return above if every else some
+    if op in ("gt", "gt-eq"):
+        return (pre > v or (op == "gt-eq" and pre == v)) if every else not above
+    raise _unsupported(f"{op} through truncate is not decided here")
 
 
 def _on_bucket(t: BucketTransform, source: IcebergType, p: int, op: str, consts: tuple[Any, ...], every: bool) -> bool:
@@ -131,28 +148,39 @@ def accepts(schema_json: JSON, spec_json: JSON, expr_json: JSON, mode: str, part
     result = pf.transform.result_type(source)
     raw = partition.get(str(pf.field_id)) if isinstance(partition, dict) else None
     p = None if raw is None else value_from_json(result, raw)
-    if p is None:               # the partition of null source values (transforms keep null)
-        return ex.evaluate(bound, {})
+    t = pf.transform
+    if isinstance(t, VoidTransform):
+        if p is not None:
+            raise _unsupported("void maps every value to null; a non-null partition value holds none")
+        # every value, null or not, is in the null partition: some satisfy any one predicate on
+        # the column, and some do not
+        return not every
+    if isinstance(t, IdentityTransform) or p is None:
+        # the partition value is the source value; the null partition holds only null (transforms
+        # keep null)
+        return ex.evaluate(bound, {} if p is None else {str(subject.field_id): raw})
     if isinstance(bound, ex.Test):
         if bound.op not in ("is-null", "not-null"):
-            raise _unsupported(f"{bound.op} is not decided here")
+            raise _unsupported(f"{bound.op} through {t} is not decided here")
         return bound.op == "not-null"   # a non-null partition value has only non-null sources
     if isinstance(bound, ex.SetTest):
         op, consts = bound.op, tuple(lit.value for lit in bound.values)
     else:
         assert isinstance(bound, ex.Comparison) and isinstance(bound.right, ex.Literal)
         op, consts = bound.op, (bound.right.value,)
-    t = pf.transform
     if isinstance(t, BucketTransform):
         return _on_bucket(t, source, p, op, consts, every)
-    if isinstance(t, TruncateTransform) and isinstance(source, StringType):
-        if len(p) < t.width:   # only p itself truncates to a shorter p
-            return ex.evaluate(bound, {str(subject.field_id): p})
+    if isinstance(t, TruncateTransform) and isinstance(source, (StringType, BinaryType)):
+        length = len(p)                  # code points of a string, bytes of binary
+        if length < t.width:             # only p itself truncates to a shorter p
+            return ex.evaluate(bound, {str(subject.field_id): raw})
         return _on_prefix(op, p, consts, every)
-    if isinstance(t, IdentityTransform) and op in ("starts-with", "not-starts-with"):
-        return ex.compare(op, source, p, consts[0])
+    if isinstance(t, TruncateTransform) and isinstance(source, DecimalType):
+        def unscaled(d: Decimal) -> int:
+            return int(d.scaleb(source.scale))
+        u = unscaled(p)
+        return _on_interval(op, u, u + t.width - 1, tuple(unscaled(c) for c in consts), every)
     interval = _interval(t, source, p)
     if interval is None:
         raise _unsupported(f"{t} of {source} is not decided here")
     return _on_interval(op, *interval, consts, every)
-

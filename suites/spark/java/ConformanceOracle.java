@@ -198,7 +198,13 @@ public final class ConformanceOracle {
         {
           Schema schema = SchemaParser.fromJson(a.get("schema"));
           PartitionSpec spec = PartitionSpecParser.fromJson(schema, a.get("spec"));
-          Expression expr = ExpressionParser.fromJson(a.get("expression"));
+          // constants of binary and fixed columns are hex (the JSON single-value form), which the
+          // schema-less parser reads as strings that do not convert: those are read by the
+          // schema-aware parser (it reads a timestamp_ns constant's nanoseconds as microseconds,
+          // so the other types keep the schema-less one)
+          Expression expr = hexConstants(schema, a.get("expression"))
+              ? ExpressionParser.fromJson(MAPPER.writeValueAsString(a.get("expression")), schema)
+              : ExpressionParser.fromJson(a.get("expression"));
           Expression projected = "strict".equals(a.get("mode").asText())
               ? Projections.strict(spec).project(expr)
               : Projections.inclusive(spec).project(expr);
@@ -238,6 +244,17 @@ public final class ConformanceOracle {
       default:
         throw new Unsupported("unknown oracle operation " + op);
     }
+  }
+
+  /** Whether a predicate (term form) tests a binary or fixed column with constants. */
+  static boolean hexConstants(Schema schema, JsonNode e) {
+    JsonNode term = e == null ? null : e.get("term");
+    if (term == null || !term.isTextual() || (e.get("value") == null && e.get("values") == null)) {
+      return false;
+    }
+    Types.NestedField f = schema.findField(term.asText());
+    return f != null
+        && (f.type().typeId() == Type.TypeID.BINARY || f.type().typeId() == Type.TypeID.FIXED);
   }
 
   // --- data files with metrics ---------------------------------------------------------

@@ -9,7 +9,10 @@ expressions have no transform terms (its parser takes a term to be a column name
 one is UNSUPPORTED. PyIceberg 0.12 reads only the deprecated term form of
 ``format/expressions-spec.md``: binding and evaluation are asked in that form
 (:mod:`suites.targets._term_form`), parsing as the case gives it. Projections are
-``inclusive_projection`` / ``strict_projection`` evaluated on the partition tuple. Metrics are
+``inclusive_projection`` / ``strict_projection`` evaluated on the partition tuple; their
+constants are built from the JSON single-value form of the column's type, like the partition
+values (PyIceberg reads a JSON string constant as a ``StringLiteral``, which does not convert to
+binary or fixed). Metrics are
 ``visitors._InclusiveMetricsEvaluator`` / ``_StrictMetricsEvaluator`` (empty files not included)
 on a ``DataFile.from_args`` holding the case's counts and bound bytes as given.
 """
@@ -109,6 +112,35 @@ def _partition_record(partition_type: Any, partition: Any) -> Any:
     return Record(*values)
 
 
+_PREDICATES = {"lt": "LessThan", "lt-eq": "LessThanOrEqual", "gt": "GreaterThan", "gt-eq": "GreaterThanOrEqual",
+               "eq": "EqualTo", "not-eq": "NotEqualTo", "starts-with": "StartsWith",
+               "not-starts-with": "NotStartsWith", "in": "In", "not-in": "NotIn"}
+
+
+def _typed_predicate(schema: Any, term_form: Any) -> Any:
+    """A predicate of a column with constants (term form) as a PyIceberg expression whose
+    literals are built from the constants' JSON single-value form for the column's type
+    (:func:`to_native`), so that projection is asked without PyIceberg's own reading of JSON
+    constants (a hex string is no ``StringLiteral`` of a binary column). Other expressions are
+    parsed as given."""
+    from pyiceberg import expressions as pe
+    from pyiceberg.expressions.literals import literal
+
+    if not (isinstance(term_form, dict) and isinstance(term_form.get("term"), str)
+            and term_form.get("type") in _PREDICATES and ("value" in term_form or "values" in term_form)):
+        return _parse(term_form)
+    name = term_form["term"]
+    with _refusing():
+        field_type = str(schema.find_field(name).field_type)
+    if field_type in ("timestamp_ns", "timestamptz_ns"):
+        raise Unsupported(f"pyiceberg.expressions.literals has no {field_type} literal (none converts to it)")
+    with _refusing():
+        cls = getattr(pe, _PREDICATES[term_form["type"]])
+        if "values" in term_form:
+            return cls(name, tuple(literal(to_native(field_type, v)) for v in term_form["values"]))
+        return cls(name, literal(to_native(field_type, term_form["value"])))
+
+
 class ExpressionsMixin:
     CAPABILITIES = frozenset({EXPRESSIONS, PROJECTION, METRICS, MANIFEST_PRUNING})
 
@@ -137,7 +169,8 @@ class ExpressionsMixin:
         from pyiceberg.schema import Schema
         from pyiceberg.expressions.visitors import expression_evaluator, inclusive_projection, strict_projection
 
-        s, e = _schema(schema), _parse(to_term_form(expr))
+        s = _schema(schema)
+        e = _typed_predicate(s, to_term_form(expr))
         with _refusing():
             ps = PartitionSpec.model_validate(spec)
             project = strict_projection if mode == "strict" else inclusive_projection
