@@ -218,10 +218,21 @@ class PuffinWriting(Protocol):
 
 @runtime_checkable
 class TableScanning(Protocol):
-    """Capability ``table-scan``."""
+    """Capability ``table-scan``: what a reader returns ("Scan Planning": "Data files that
+    match the query filter must be read by the scan."; "Delete files that match the query filter
+    must be applied to data files at read time")."""
 
-    def scan(self, metadata_path: str, snapshot_id: int | None) -> list[dict[str, JSON]]:
-        """All rows of the snapshot (current when ``None``), values in JSON single-value form."""
+    def scan(self, metadata_path: str, snapshot_id: int | None, row_filter: JSON = True) -> list[dict[str, JSON]]:
+        """The rows of the snapshot ``snapshot_id`` (the current one when ``None``) of the table
+        whose metadata file is ``metadata_path`` that match ``row_filter``, deletes applied.
+
+        ``row_filter`` is a predicate in the JSON form of ``format/expressions-spec.md``
+        (Appendix B; ``True``: every row), bound to the snapshot's schema. Rows are objects
+        keyed by the top-level column names of that schema, values in the JSON single-value
+        form (Appendix D, as ``suites.spark.readers.canonical_rows`` writes them: structs keyed
+        by field id, maps as ``{"keys": [...], "values": [...]}``, NaN and infinities as
+        strings). Row order is not meaningful. :class:`Rejected` when the filter does not bind;
+        :class:`Unsupported` for a filter or table the implementation cannot express or read."""
         ...
 
 
