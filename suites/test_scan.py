@@ -125,6 +125,37 @@ def read(reader: str, metadata: Path, snapshot_id: int, schema: dict[str, Any], 
     return rows
 
 
+def _files_of(metadata: Path, snapshot_id: int, expected: list[dict[str, Any]], rows: list[dict[str, Any]]) -> str:
+    """Where the rows that differ live: the data file of each missing or unexpected row that is
+    a row of the snapshot, with the delete files that apply to it, as the reference plans it."""
+    from iceberg_conformance.reference import scan as ref
+
+    def key(r: dict[str, Any]) -> str:
+        return json.dumps(r, sort_keys=True, ensure_ascii=False)
+
+    differ = {key(r) for r in expected} ^ {key(r) for r in rows}
+    try:
+        doc = ref._metadata(str(metadata))
+        snap = ref._snapshot(doc, snapshot_id)
+        assert snap is not None
+        schema = ref._schema_for(doc, snap)
+        from iceberg_conformance.reference.values import value_to_json
+
+        files: dict[str, set[str]] = {}
+        for task in ref.plan(doc, snap):
+            deletes = [x.path for x in task.position_deletes + task.equality_deletes]
+            if task.deletion_vector is not None:
+                deletes.append(f"{task.deletion_vector.path} (deletion vector)")
+            label = task.data.path + (f" (deletes: {', '.join(deletes)})" if deletes else "")
+            for row in ref.read_task(doc, schema, task):
+                k = key({f.name: value_to_json(f.field_type, row.get(f.field_id)) for f in schema.fields})
+                if k in differ:
+                    files.setdefault(label, set()).add(k)
+    except Exception as e:  # the message stays useful without the file names
+        return f"\n  (data files not found: {type(e).__name__}: {e})"
+    return "".join(f"\n  data file {f}: {len(ks)} of the rows above" for f, ks in sorted(files.items()))
+
+
 def test_filters_file_names_golden_tables_and_parses() -> None:
     """Every filter names a registered golden table, has a unique id there, a description and a
     trap, and is a predicate the reference reads."""
@@ -199,7 +230,8 @@ def test_scan(golden_dir: Path, table: str, filter_id: str, reader: str) -> None
             continue
         d = diff_rows(expected, rows)
         if d:
-            problems.append(f"{where}: {len(expected)} of {len(snap['rows'])} rows match\n" + "\n".join(d))
+            problems.append(f"{where}: {len(expected)} of {len(snap['rows'])} rows match\n" + "\n".join(d)
+                            + _files_of(metadata, snap["snapshot_id"], expected, rows))
     assert cases, f"{table} > {filter_id}: the filter binds on no live snapshot"
     if problems:
         pytest.fail(f"reader:   {reader}\ntable:    {table} (v{doc['format_version']}: {doc['description']})\n"
