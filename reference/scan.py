@@ -530,6 +530,32 @@ def might_match(doc: dict[str, Any], schema_json: dict[str, Any], entry: FileEnt
     return _leaf_might_match(doc, schema_json, entry, row_filter)
 
 
+def plan_files(metadata_path: str, snapshot_id: int | None = None, row_filter: Any = True) -> list[Task]:
+    """The tasks a scan of a snapshot with ``row_filter`` reads: data files the partition
+    projection and metrics do not rule out, each with the delete files that apply to it and
+    whose own partition and metrics do not rule out the filter. Raises
+    :class:`SpecViolation` when the filter does not bind to the snapshot's schema."""
+    from . import expressions as ex
+    from .schema import parse_schema
+
+    doc = _metadata(metadata_path)
+    snap = _snapshot(doc, snapshot_id)
+    if snap is None:
+        return []
+    if row_filter is True:
+        return plan(doc, snap)
+    schema_json = _schema_json(doc, snap)
+    ex.bind(parse_schema(schema_json), ex.parse_expression(row_filter))
+    out = []
+    for task in plan(doc, snap):
+        if not might_match(doc, schema_json, task.data, row_filter):
+            continue
+        task.position_deletes = [x for x in task.position_deletes if might_match(doc, schema_json, x, row_filter)]
+        task.equality_deletes = [x for x in task.equality_deletes if might_match(doc, schema_json, x, row_filter)]
+        out.append(task)
+    return out
+
+
 def scan(metadata_path: str, snapshot_id: int | None = None, row_filter: Any = True) -> list[dict[str, Any]]:
     """The rows of a snapshot (the current one for ``None``) that match ``row_filter`` (a
     predicate in the JSON form of ``format/expressions-spec.md``; ``True``: every row) as
@@ -566,4 +592,4 @@ def scan(metadata_path: str, snapshot_id: int | None = None, row_filter: Any = T
     return out
 
 
-__all__ = ["FileEntry", "Task", "file_rows", "live_files", "might_match", "plan", "read_task", "scan"]
+__all__ = ["FileEntry", "Task", "file_rows", "live_files", "might_match", "plan", "plan_files", "read_task", "scan"]

@@ -50,12 +50,13 @@ PROJECTION = "projection"          #: predicates projected through partition tra
 METRICS = "metrics"                #: predicates judged against a data file's bounds and counts
 MANIFEST_PRUNING = "manifest-pruning"  #: predicates judged against a manifest's partition summaries
 DELETE_PLANNING = "delete-planning"  #: the delete files that apply to a data file
+SCAN_PLAN = "scan-plan"            #: a snapshot's data files for a filter, with their delete files
 
 ALL_CAPABILITIES = (
     HASH, TRANSFORM, BINARY, VALUE_JSON, SCHEMA_JSON, PARTITION_SPEC_JSON, METADATA,
     MANIFEST_READ, MANIFEST_WRITE, PUFFIN_READ, PUFFIN_WRITE, TABLE_SCAN, EVOLUTION,
     MANIFEST_CHECK, COMMIT_RETRY, EXPRESSIONS, PROJECTION, METRICS, MANIFEST_PRUNING,
-    DELETE_PLANNING,
+    DELETE_PLANNING, SCAN_PLAN,
 )
 
 
@@ -349,6 +350,21 @@ class DeletePlanning(Protocol):
         ...
 
 
+@runtime_checkable
+class ScanPlanning(Protocol):
+    """Capability ``scan-plan``: the tasks of a scan ("Scan Planning": "Data files that match
+    the query filter must be read by the scan."; "Delete files that match the query filter must
+    be applied to data files at read time, limited by the scope of the delete file")."""
+
+    def plan_files(self, metadata_path: str, snapshot_id: int | None, row_filter: JSON = True) -> list[dict[str, JSON]]:
+        """The data files a scan of snapshot ``snapshot_id`` (the current one when ``None``)
+        with ``row_filter`` (as for :meth:`TableScanning.scan`) reads, each as
+        ``{"data_file": file_path, "delete_files": [file_path, ...]}`` with the delete files
+        attached to it (a deletion vector by the path of its Puffin file), paths as the
+        manifests hold them. :class:`Rejected` when the filter does not bind."""
+        ...
+
+
 CAPABILITY_PROTOCOLS: dict[str, type] = {
     HASH: Hashing,
     TRANSFORM: Transforming,
@@ -370,6 +386,7 @@ CAPABILITY_PROTOCOLS: dict[str, type] = {
     METRICS: MetricsEvaluating,
     MANIFEST_PRUNING: ManifestPruning,
     DELETE_PLANNING: DeletePlanning,
+    SCAN_PLAN: ScanPlanning,
 }
 
 

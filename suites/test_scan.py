@@ -17,6 +17,12 @@ Readers: the kit's reference (``reference.scan.scan``), PyIceberg (``StaticTable
 through their ``table-scan`` adapters, :mod:`suites.targets`), and DuckDB's ``iceberg_scan``
 with a ``WHERE`` condition (scan only; a predicate with no SQL translation is UNSUPPORTED).
 
+``test_plan`` judges the same scans' tasks (capability ``scan-plan``: each data file with the
+delete files attached to it) of the reference, PyIceberg and Iceberg Java: every data file holding
+a matching row is planned, with every delete file that applies to it and removes a matching row
+and none that does not apply; a planned file the partition projection and metrics prove cannot
+match is ADVISORY (pruning missed), never FAIL.
+
 Known reader bugs are data: ``suites/spark/known-failures-scan.json`` (strict xfails: an entry
 that starts passing fails). Without golden tables (``$ICEBERG_CONFORMANCE_GOLDEN`` or Spark to
 generate them) the tests SKIP with the reason, like ``suites/test_tables.py``.
@@ -237,3 +243,136 @@ def test_scan(golden_dir: Path, table: str, filter_id: str, reader: str) -> None
         pytest.fail(f"reader:   {reader}\ntable:    {table} (v{doc['format_version']}: {doc['description']})\n"
                     f"filter:   {filter_id}: {f['description']} ({json.dumps(f['filter'], ensure_ascii=False)})\n"
                     f"trap:     {f['trap']}\nmetadata: {metadata}\n" + "\n".join(problems), pytrace=False)
+
+
+# --- scan planning: which data files and delete files a scan reads ---------------------------
+
+PLANNERS = ("reference", "pyiceberg", "java")
+
+
+def _plan_params() -> list[Any]:
+    known = _known()
+    out = []
+    for table, filters in _filters().items():
+        for f in filters:
+            for planner in PLANNERS:
+                cid = f"test_plan: {table} > {f['id']} > {planner}"
+                marks = [pytest.mark.xfail(reason=f"known failure of {planner}: {k['reason']} ({k['link']})", strict=True)
+                         for k in known if fnmatch.fnmatchcase(cid, k["match"])][:1]
+                out.append(pytest.param(table, f["id"], planner, id=f"{table}-{f['id']}-{planner}", marks=marks))
+    return out
+
+
+def _plan_truth(metadata: Path, snapshot_id: int, schema_json: dict[str, Any], row_filter: Any) -> dict[str, Any]:
+    """What a plan of the snapshot must hold, from the reference's reading of every live data
+    file with the delete files that apply to it (Scan Planning's scope rules; both checked
+    elsewhere: the rows against the generator's model by test_tables, the scope rules by the
+    delete-planning vectors): per data file, its live rows matching the filter, the delete files
+    that apply to it, and those of them that remove a row matching the filter."""
+    from iceberg_conformance.reference import scan as ref
+    from iceberg_conformance.reference.values import value_to_json
+
+    doc = ref._metadata(str(metadata))
+    snap = ref._snapshot(doc, snapshot_id)
+    assert snap is not None
+    schema = ref._schema_for(doc, snap)
+    bound = ex.bind(parse_schema(schema_json), ex.parse_expression(row_filter))
+
+    def as_json(row: dict[int, Any]) -> dict[str, Any]:
+        return {str(f.field_id): value_to_json(f.field_type, row.get(f.field_id)) for f in schema.fields}
+
+    def named(row: dict[int, Any]) -> str:
+        return json.dumps({f.name: value_to_json(f.field_type, row.get(f.field_id)) for f in schema.fields},
+                          sort_keys=True, ensure_ascii=False)
+
+    files: dict[str, dict[str, Any]] = {}
+    for task in ref.plan(doc, snap):
+        raw = ref.file_rows(doc, schema, task.data)
+        matching = [named(r) for r in ref.read_task(doc, schema, task) if ex.evaluate(bound, as_json(r))]
+        deletes = {ref._local(x.path): x for x in task.position_deletes + task.equality_deletes}
+        if task.deletion_vector is not None:
+            deletes[ref._local(task.deletion_vector.path)] = task.deletion_vector
+        needed = set()
+        for path, x in deletes.items():
+            if x.content == 2:
+                kept = {id(r) for r in ref._apply_equality(schema, raw, [x])}
+                removed = [r for r in raw if id(r) not in kept]
+            else:
+                one = ref.Task(task.data, deletion_vector=x) if x.is_dv else ref.Task(task.data, position_deletes=[x])
+                gone = ref._deleted_positions(one)
+                removed = [r for i, r in enumerate(raw) if i in gone]
+            if any(ex.evaluate(bound, as_json(r)) for r in removed):
+                needed.add(path)
+        files[ref._local(task.data.path)] = {
+            "rows": matching, "applies": set(deletes), "needed": needed,
+            "prunable": not ref.might_match(doc, schema_json, task.data, row_filter)}
+    return files
+
+
+def _judge_plan(truth: dict[str, Any], planned: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
+    """(problems, advisories) of a plan against the truth of :func:`_plan_truth`."""
+    from iceberg_conformance.reference import scan as ref
+
+    problems, advisories = [], []
+    got = {ref._local(str(t["data_file"])): {ref._local(str(d)) for d in t["delete_files"]} for t in planned}
+    for path, t in sorted(truth.items()):
+        if t["rows"] and path not in got:
+            problems.append(f"  data file {path} holds {len(t['rows'])} matching row(s) but is not planned: "
+                            + "; ".join(t["rows"][:5]))
+    for path, attached in sorted(got.items()):
+        t = truth.get(path)
+        if t is None:
+            problems.append(f"  planned data file {path} is not a live data file of the snapshot")
+            continue
+        for d in sorted(t["needed"] - attached):
+            problems.append(f"  data file {path}: delete file {d} applies to it and removes a matching row, "
+                            "but is not attached")
+        for d in sorted(attached - t["applies"]):
+            problems.append(f"  data file {path}: delete file {d} is attached but does not apply to it "
+                            "(scope: sequence number, partition, referenced data file)")
+        if t["prunable"]:
+            advisories.append(f"data file {path} is planned although its partition and metrics prove that "
+                              "no row matches (pruning missed)")
+    return problems, advisories
+
+
+@pytest.mark.parametrize(("table", "filter_id", "planner"), _plan_params())
+def test_plan(golden_dir: Path, table: str, filter_id: str, planner: str) -> None:  # noqa: F811
+    """The planned data files include every file holding a matching row; each carries every
+    delete file that applies to it and removes a matching row, and none that does not apply.
+    A planned file that the partition projection and metrics prove cannot match is ADVISORY."""
+    from iceberg_conformance.suites.conformance import ADVISORY
+
+    f = next(x for x in _filters()[table] if x["id"] == filter_id)
+    doc = _load(golden_dir, table)
+    metadata = golden_dir / "warehouse" / doc["metadata"]
+    schemas = _schemas(golden.read_metadata(metadata))
+    problems, advisories = [], []
+    for snap in doc["snapshots"]:
+        if snap["expired"]:
+            continue
+        schema = schemas[snap["schema_id"]]
+        if expected_rows(schema, snap["rows"], f["filter"]) is None:
+            continue
+        where = f"snapshot {snap['snapshot_id']} ({snap['label']}; ref {snap['ref']})"
+        truth = _plan_truth(metadata, snap["snapshot_id"], schema, f["filter"])
+        try:
+            planned = _target(planner).plan_files(str(metadata), snap["snapshot_id"], f["filter"])
+        except Unsupported as e:
+            pytest.skip(f"UNSUPPORTED: {planner}: {e}")
+        except Rejected as e:
+            problems.append(f"{where}: {planner} refused the filter, which binds to the snapshot's schema: {e}")
+            continue
+        except Exception as e:
+            problems.append(f"{where}: {planner} raised {type(e).__name__}: {str(e)[:500]}")
+            continue
+        p, a = _judge_plan(truth, planned)
+        if p:
+            problems.append(f"{where}:\n" + "\n".join(p))
+        advisories += [f"{where}: {x}" for x in a]
+    if problems:
+        pytest.fail(f"planner:  {planner}\ntable:    {table} (v{doc['format_version']}: {doc['description']})\n"
+                    f"filter:   {filter_id}: {f['description']} ({json.dumps(f['filter'], ensure_ascii=False)})\n"
+                    f"trap:     {f['trap']}\nmetadata: {metadata}\n" + "\n".join(problems), pytrace=False)
+    if advisories:
+        pytest.xfail(f"{ADVISORY}: {planner} plans files it could prune: " + "; ".join(advisories[:3]))

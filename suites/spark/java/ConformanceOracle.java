@@ -19,6 +19,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.FileMetadata;
 import org.apache.iceberg.IcebergBuild;
 import org.apache.iceberg.ManifestContent;
@@ -207,6 +208,8 @@ public final class ConformanceOracle {
         return deletePlanning(a);
       case "scan":
         return scan(a);
+      case "plan_files":
+        return planFiles(a);
       default:
         throw new Unsupported("unknown oracle operation " + op);
     }
@@ -220,15 +223,7 @@ public final class ConformanceOracle {
    * metadata file with HadoopTables, reached by reflection so that the helper compiles against
    * the Iceberg runtime jar alone (Hadoop is on Spark's class path at run time). */
   static JsonNode scan(JsonNode a) throws Exception {
-    Class<?> cls = Class.forName("org.apache.iceberg.hadoop.HadoopTables", true,
-        ConformanceOracle.class.getClassLoader());
-    Object tables = cls.getConstructor().newInstance();
-    Table table;
-    try {
-      table = (Table) cls.getMethod("load", String.class).invoke(tables, a.get("metadata").asText());
-    } catch (java.lang.reflect.InvocationTargetException e) {
-      throw e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
-    }
+    Table table = loadTable(a.get("metadata").asText());
     Expression filter = ExpressionParser.fromJson(a.get("expression"));
     long snapshotId = a.get("snapshot_id").asLong();
     Integer schemaId = table.snapshot(snapshotId).schemaId();
@@ -247,6 +242,38 @@ public final class ConformanceOracle {
       }
     }
     return rows;
+  }
+
+  /** The scan tasks of a snapshot for a filter: TableScan.useSnapshot(id).filter(...).planFiles(),
+   * each data file's location with the locations of the delete files attached to it. */
+  static JsonNode planFiles(JsonNode a) throws Exception {
+    Table table = loadTable(a.get("metadata").asText());
+    ArrayNode tasks = NODES.arrayNode();
+    try (CloseableIterable<FileScanTask> planned = table.newScan()
+        .useSnapshot(a.get("snapshot_id").asLong())
+        .filter(ExpressionParser.fromJson(a.get("expression")))
+        .planFiles()) {
+      for (FileScanTask task : planned) {
+        ObjectNode t = tasks.addObject();
+        t.put("data_file", task.file().location());
+        ArrayNode deletes = t.putArray("delete_files");
+        for (DeleteFile d : task.deletes()) {
+          deletes.add(d.location());
+        }
+      }
+    }
+    return tasks;
+  }
+
+  static Table loadTable(String metadata) throws Exception {
+    Class<?> cls = Class.forName("org.apache.iceberg.hadoop.HadoopTables", true,
+        ConformanceOracle.class.getClassLoader());
+    Object tables = cls.getConstructor().newInstance();
+    try {
+      return (Table) cls.getMethod("load", String.class).invoke(tables, metadata);
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      throw e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
+    }
   }
 
   /** A struct of the generic reader as JSON: top-level rows keyed by name, nested structs by

@@ -1,5 +1,6 @@
-"""PyIceberg target: capability ``table-scan``: ``StaticTable.from_metadata(path)
-.scan(row_filter=..., snapshot_id=...).to_arrow()``.
+"""PyIceberg target: capabilities ``table-scan``: ``StaticTable.from_metadata(path)
+.scan(row_filter=..., snapshot_id=...).to_arrow()``, and ``scan-plan``: the same scan's
+``plan_files()`` (each task's data file and ``delete_files``).
 
 The filter is given to PyIceberg as its own expression, parsed from the deprecated term form
 of ``format/expressions-spec.md`` (PyIceberg 0.12 reads only that form; see
@@ -13,7 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from iceberg_conformance.suites.api import TABLE_SCAN
+from iceberg_conformance.suites.api import SCAN_PLAN, TABLE_SCAN
 from iceberg_conformance.suites.targets._term_form import to_term_form
 
 
@@ -26,7 +27,7 @@ def _table(metadata_path: str) -> Any:
 
 
 class TableScanMixin:
-    CAPABILITIES = frozenset({TABLE_SCAN})
+    CAPABILITIES = frozenset({TABLE_SCAN, SCAN_PLAN})
 
     def scan(self, metadata_path: str, snapshot_id: int | None, row_filter: Any = True) -> list[dict[str, Any]]:
         from pyiceberg.expressions import AlwaysTrue
@@ -43,3 +44,14 @@ class TableScanMixin:
             scan = table.scan(row_filter=expr, snapshot_id=sid)
         rows = arrow_rows(scan.to_arrow())
         return canonical_rows(schema.model_dump(by_alias=True), rows)
+
+    def plan_files(self, metadata_path: str, snapshot_id: int | None, row_filter: Any = True) -> list[dict[str, Any]]:
+        from pyiceberg.expressions import AlwaysTrue
+
+        from iceberg_conformance.suites.targets.pyiceberg.expressions import _parse
+
+        expr = AlwaysTrue() if row_filter is True else _parse(to_term_form(row_filter))
+        table = _table(metadata_path)
+        sid = snapshot_id if snapshot_id is not None else table.metadata.current_snapshot_id
+        return [{"data_file": t.file.file_path, "delete_files": sorted(d.file_path for d in t.delete_files)}
+                for t in table.scan(row_filter=expr, snapshot_id=sid).plan_files()]
