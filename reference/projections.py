@@ -79,7 +79,8 @@ def _on_interval(op: str, lo: Any, hi: Any, consts: tuple[Any, ...], every: bool
     """Whether some (``every``: all) x in [lo, hi] satisfy ``x op consts``."""
     if op in ("in", "not-in"):
         inside = [c for c in consts if lo <= c <= hi]
-        covered = hi - lo + 1 <= len(set(inside))
+        # every value of [lo, hi] is a constant: counted for integers, a single value otherwise
+        covered = (hi - lo + 1 <= len(set(inside))) if isinstance(lo, int) else (lo == hi and bool(inside))
         if op == "in":
             return covered if every else bool(inside)
         return not inside if every else not covered

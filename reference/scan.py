@@ -573,24 +573,127 @@ def _with_lineage(task: Task, rows: list[dict[int, Any]]) -> None:
             row[LAST_UPDATED.field_id] = task.data.sequence_number
 
 
-def scan(metadata_path: str, snapshot_id: int | None = None, lineage: bool = False) -> list[dict[str, Any]]:
-    """All rows of a snapshot (the current one for ``None``) as ``{column name: JSON value}``.
+def _schema_json(doc: dict[str, Any], snap: dict[str, Any] | None) -> dict[str, Any]:
+    from .metadata import current_schema, schema_by_id
+
+    sj = schema_by_id(doc).get(snap["schema-id"]) if snap is not None and isinstance(snap.get("schema-id"), int) else None
+    if sj is None:
+        sj = current_schema(doc)
+    if not isinstance(sj, dict):
+        raise SpecViolation("scan.no-schema", "the table metadata has no current schema", clause=CLAUSE_PLAN)
+    return sj
+
+
+def _leaf_might_match(doc: dict[str, Any], schema_json: dict[str, Any], entry: FileEntry, leaf: Any) -> bool:
+    """Inclusive: whether a data file may hold a row matching one predicate, judged by the
+    projection of the predicate through each partition field of the file's spec (on the file's
+    partition tuple) and by the file's column metrics. What those evaluations leave undecided,
+    or cannot read, counts as "may match" (pruning is an optimisation; a wrong "cannot match"
+    loses rows)."""
+    from . import expressions as ex
+    from .metadata import spec_by_id
+    from .metrics import INCLUSIVE, evaluate as metrics_evaluate
+    from .projections import accepts
+
+    try:
+        if not metrics_evaluate(schema_json, entry.data_file, leaf, INCLUSIVE):
+            return False
+    except (ex.Undecided, SpecViolation, ValueError, KeyError):
+        pass
+    spec = spec_by_id(doc).get(entry.spec_id)
+    partition = entry.data_file.get("partition") or {}
+    for pf in (spec.get("fields") or []) if isinstance(spec, dict) else []:
+        one = {"spec-id": entry.spec_id, "fields": [pf]}
+        try:
+            if not accepts(schema_json, one, leaf, INCLUSIVE, partition):
+                return False
+        except (ex.Undecided, SpecViolation, ValueError, KeyError):
+            continue
+    return True
+
+
+def might_match(doc: dict[str, Any], schema_json: dict[str, Any], entry: FileEntry, row_filter: Any) -> bool:
+    """Inclusive: whether a data file may hold a row matching ``row_filter`` (JSON): ``and``
+    needs both sides, ``or`` either; ``not`` is not pushed down (it may match)."""
+    if isinstance(row_filter, bool):
+        return row_filter
+    kind = row_filter.get("type") if isinstance(row_filter, dict) else None
+    if kind in ("true", "false"):
+        return bool(kind == "true")
+    if kind == "and":
+        return (might_match(doc, schema_json, entry, row_filter["left"])
+                and might_match(doc, schema_json, entry, row_filter["right"]))
+    if kind == "or":
+        return (might_match(doc, schema_json, entry, row_filter["left"])
+                or might_match(doc, schema_json, entry, row_filter["right"]))
+    if kind == "not":
+        return True
+    return _leaf_might_match(doc, schema_json, entry, row_filter)
+
+
+def plan_files(metadata_path: str, snapshot_id: int | None = None, row_filter: Any = True) -> list[Task]:
+    """The tasks a scan of a snapshot with ``row_filter`` reads: data files the partition
+    projection and metrics do not rule out, each with the delete files that apply to it and
+    whose own partition and metrics do not rule out the filter. Raises
+    :class:`SpecViolation` when the filter does not bind to the snapshot's schema."""
+    from . import expressions as ex
+    from .schema import parse_schema
+
+    doc = _metadata(metadata_path)
+    snap = _snapshot(doc, snapshot_id)
+    if snap is None:
+        return []
+    if row_filter is True:
+        return plan(doc, snap)
+    schema_json = _schema_json(doc, snap)
+    ex.bind(parse_schema(schema_json), ex.parse_expression(row_filter))
+    out = []
+    for task in plan(doc, snap):
+        if not might_match(doc, schema_json, task.data, row_filter):
+            continue
+        task.position_deletes = [x for x in task.position_deletes if might_match(doc, schema_json, x, row_filter)]
+        task.equality_deletes = [x for x in task.equality_deletes if might_match(doc, schema_json, x, row_filter)]
+        out.append(task)
+    return out
+
+
+def scan(metadata_path: str, snapshot_id: int | None = None, row_filter: Any = True,
+         lineage: bool = False) -> list[dict[str, Any]]:
+    """The rows of a snapshot (the current one for ``None``) that match ``row_filter`` (a
+    predicate in the JSON form of ``format/expressions-spec.md``; ``True``: every row) as
+    ``{column name: JSON value}``.
 
     Columns are those of the snapshot's schema (``schema-id``), else the current schema; with
-    ``lineage`` (v3) also ``_row_id`` and ``_last_updated_sequence_number``."""
+    ``lineage`` (v3) also ``_row_id`` and ``_last_updated_sequence_number``. The filter is bound
+    to the snapshot's schema. Data files whose partition (inclusive projection) or metrics prove
+    that no row matches are not read (Scan Planning); the rows of the others are filtered with
+    the predicate after deletes are applied."""
+    from . import expressions as ex
+    from .schema import parse_schema
     from .values import value_to_json
 
     doc = _metadata(metadata_path)
     snap = _snapshot(doc, snapshot_id)
     schema = _schema_for(doc, snap)
+    filtered = row_filter is not True
+    bound: ex.Expression = ex.Constant(True)
+    schema_json: dict[str, Any] = {}
+    if filtered:
+        schema_json = _schema_json(doc, snap)
+        bound = ex.bind(parse_schema(schema_json), ex.parse_expression(row_filter))
     if snap is None:
         return []
     read = StructType(schema.fields + (ROW_ID, LAST_UPDATED)) if lineage else schema
     out = []
     for task in plan(doc, snap):
+        if filtered and not might_match(doc, schema_json, task.data, row_filter):
+            continue
         for row in read_task(doc, read, task, lineage):
+            if filtered and not ex.evaluate(bound, {str(f.field_id): value_to_json(f.field_type, row.get(f.field_id))
+                                                    for f in schema.fields}):
+                continue
             out.append({f.name: value_to_json(f.field_type, row.get(f.field_id)) for f in read.fields})
     return out
 
 
-__all__ = ["FileEntry", "Task", "file_rows", "live_files", "plan", "read_task", "scan"]
+__all__ = ["FileEntry", "Task", "file_rows", "live_files", "might_match", "plan", "plan_files", "read_task", "scan"]

@@ -53,12 +53,13 @@ MANIFEST_PRUNING = "manifest-pruning"  #: predicates judged against a manifest's
 DELETE_PLANNING = "delete-planning"  #: the delete files that apply to a data file
 RESIDUAL = "residual"              #: what remains of a row filter for one partition
 AVRO_SCHEMA = "avro-schema"        #: Iceberg schemas as Avro schemas (Appendix A, Avro)
+SCAN_PLAN = "scan-plan"            #: a snapshot's data files for a filter, with their delete files
 
 ALL_CAPABILITIES = (
     HASH, TRANSFORM, BINARY, VALUE_JSON, BOUND, SCHEMA_JSON, PARTITION_SPEC_JSON, METADATA,
     MANIFEST_READ, MANIFEST_WRITE, PUFFIN_READ, PUFFIN_WRITE, TABLE_SCAN, EVOLUTION,
     MANIFEST_CHECK, COMMIT_RETRY, EXPRESSIONS, PROJECTION, METRICS, MANIFEST_PRUNING,
-    DELETE_PLANNING, RESIDUAL, AVRO_SCHEMA,
+    DELETE_PLANNING, RESIDUAL, AVRO_SCHEMA, SCAN_PLAN,
 )
 
 
@@ -243,10 +244,21 @@ class PuffinWriting(Protocol):
 
 @runtime_checkable
 class TableScanning(Protocol):
-    """Capability ``table-scan``."""
+    """Capability ``table-scan``: what a reader returns ("Scan Planning": "Data files that
+    match the query filter must be read by the scan."; "Delete files that match the query filter
+    must be applied to data files at read time")."""
 
-    def scan(self, metadata_path: str, snapshot_id: int | None) -> list[dict[str, JSON]]:
-        """All rows of the snapshot (current when ``None``), values in JSON single-value form."""
+    def scan(self, metadata_path: str, snapshot_id: int | None, row_filter: JSON = True) -> list[dict[str, JSON]]:
+        """The rows of the snapshot ``snapshot_id`` (the current one when ``None``) of the table
+        whose metadata file is ``metadata_path`` that match ``row_filter``, deletes applied.
+
+        ``row_filter`` is a predicate in the JSON form of ``format/expressions-spec.md``
+        (Appendix B; ``True``: every row), bound to the snapshot's schema. Rows are objects
+        keyed by the top-level column names of that schema, values in the JSON single-value
+        form (Appendix D, as ``suites.spark.readers.canonical_rows`` writes them: structs keyed
+        by field id, maps as ``{"keys": [...], "values": [...]}``, NaN and infinities as
+        strings). Row order is not meaningful. :class:`Rejected` when the filter does not bind;
+        :class:`Unsupported` for a filter or table the implementation cannot express or read."""
         ...
 
 
@@ -396,6 +408,21 @@ class AvroSchemaMapping(Protocol):
         ...
 
 
+@runtime_checkable
+class ScanPlanning(Protocol):
+    """Capability ``scan-plan``: the tasks of a scan ("Scan Planning": "Data files that match
+    the query filter must be read by the scan."; "Delete files that match the query filter must
+    be applied to data files at read time, limited by the scope of the delete file")."""
+
+    def plan_files(self, metadata_path: str, snapshot_id: int | None, row_filter: JSON = True) -> list[dict[str, JSON]]:
+        """The data files a scan of snapshot ``snapshot_id`` (the current one when ``None``)
+        with ``row_filter`` (as for :meth:`TableScanning.scan`) reads, each as
+        ``{"data_file": file_path, "delete_files": [file_path, ...]}`` with the delete files
+        attached to it (a deletion vector by the path of its Puffin file), paths as the
+        manifests hold them. :class:`Rejected` when the filter does not bind."""
+        ...
+
+
 CAPABILITY_PROTOCOLS: dict[str, type] = {
     HASH: Hashing,
     TRANSFORM: Transforming,
@@ -420,6 +447,7 @@ CAPABILITY_PROTOCOLS: dict[str, type] = {
     DELETE_PLANNING: DeletePlanning,
     RESIDUAL: ResidualEvaluating,
     AVRO_SCHEMA: AvroSchemaMapping,
+    SCAN_PLAN: ScanPlanning,
 }
 
 

@@ -231,10 +231,13 @@ def _duckdb() -> Any:
     return con
 
 
-def read_duckdb(metadata: Path, snapshot_id: int) -> list[dict[str, Any]]:
-    """DuckDB's ``iceberg_scan``, in a process of its own (:func:`isolated`)."""
+def read_duckdb(metadata: Path, snapshot_id: int, where: str = "", reuse: bool = False) -> list[dict[str, Any]]:
+    """The rows DuckDB's ``iceberg_scan`` returns, with an SQL ``WHERE`` condition when given
+    (:func:`duckdb_where` writes one from a predicate), read in a process of its own
+    (:func:`isolated`). ``reuse``: read through one connection kept in that process (loading the
+    extensions costs more than a small scan); otherwise each read opens and closes its own."""
     _duckdb_here()       # ReaderUnavailable here, in this process, when DuckDB is missing
-    return isolated("duckdb", _read_duckdb_here, metadata, snapshot_id)
+    return isolated("duckdb", _read_duckdb_here, metadata, snapshot_id, where, reuse)
 
 
 @lru_cache(maxsize=1)
@@ -242,14 +245,116 @@ def _duckdb_here() -> None:
     _duckdb().close()
 
 
-def _read_duckdb_here(metadata: Path, snapshot_id: int) -> list[dict[str, Any]]:
-    con = _duckdb()
+@lru_cache(maxsize=1)
+def _kept_connection() -> Any:
+    return _duckdb()
+
+
+def _read_duckdb_here(metadata: Path, snapshot_id: int, where: str = "", reuse: bool = False) -> list[dict[str, Any]]:
+    own = not reuse
+    con = _duckdb() if own else _kept_connection()
     try:
         path = str(metadata).replace("'", "''")
-        result = con.execute(f"SELECT * FROM iceberg_scan('{path}', snapshot_from_id => {int(snapshot_id)})")
+        sql = f"SELECT * FROM iceberg_scan('{path}', snapshot_from_id => {int(snapshot_id)})"
+        if where:
+            con.execute("SET TimeZone = 'UTC'")
+            sql += f" WHERE {where}"
+        result = con.execute(sql)
         return arrow_rows(result.to_arrow_table())
     finally:
-        con.close()
+        if own:
+            con.close()
+
+
+class Untranslatable(Exception):
+    """A predicate with no SQL translation here (the reader reports UNSUPPORTED)."""
+
+
+_SQL_TYPES = {"int": "INTEGER", "long": "BIGINT", "float": "FLOAT", "double": "DOUBLE", "date": "DATE",
+              "timestamp": "TIMESTAMP", "timestamptz": "TIMESTAMPTZ", "string": "VARCHAR", "boolean": "BOOLEAN"}
+_SQL_CMP = {"lt": "<", "lt-eq": "<=", "gt": ">", "gt-eq": ">=", "eq": "=", "not-eq": "<>"}
+
+
+def _sql_literal(t: str, v: Any) -> str:
+    if isinstance(v, dict) and v.get("type") == "literal" and "data-type" not in v:
+        v = v.get("value")
+    if isinstance(v, dict) or v is None:
+        raise Untranslatable(f"constant {v!r}")
+    if t == "boolean":
+        if not isinstance(v, bool):
+            raise Untranslatable(f"{v!r} for a boolean column")
+        return "TRUE" if v else "FALSE"
+    if t.startswith("decimal("):
+        return f"CAST('{v}' AS DECIMAL{t[len('decimal'):]})"
+    if t not in _SQL_TYPES:
+        raise Untranslatable(f"no SQL literal for type {t}")
+    if t in ("int", "long", "float", "double"):
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise Untranslatable(f"{v!r} for a {t} column")
+        # an integer constant keeps its own type (3000000000 against an int column compares as
+        # a bigint, as binding promotes the column); a float constant is the column's type
+        return repr(v) if isinstance(v, int) else f"CAST({v!r} AS {_SQL_TYPES[t]})"
+    text = str(v).replace("'", "''")
+    return f"CAST('{text}' AS {_SQL_TYPES[t]})"
+
+
+def duckdb_where(schema: dict[str, Any], expr: Any) -> str:
+    """An SQL condition with the meaning of the predicate ``expr`` (JSON form of
+    ``format/expressions-spec.md``) on top-level columns of ``schema``, in the spec's two-valued
+    logic, written so that DuckDB can push it into ``iceberg_scan``: plain comparisons where SQL's
+    unknown (a null operand) means false, which ``WHERE``, ``AND`` and ``OR`` keep; ``not-eq``,
+    ``not-in``, ``not-nan``, ``not-starts-with`` hold for null (``OR col IS NULL``); ``not`` of a
+    part makes that part two-valued first (``NOT coalesce(part, FALSE)``); an order comparison
+    of a float column is false for NaN (SQL orders NaN above every number). :class:`Untranslatable`
+    for the rest (transforms, nested columns, types without an SQL literal here)."""
+    if isinstance(expr, bool):
+        return "TRUE" if expr else "FALSE"
+    if not isinstance(expr, dict):
+        raise Untranslatable(f"predicate {expr!r}")
+    kind = expr.get("type")
+    if kind in ("and", "or"):
+        return f"({duckdb_where(schema, expr['left'])} {kind.upper()} {duckdb_where(schema, expr['right'])})"
+    if kind == "not":
+        return f"(NOT coalesce({duckdb_where(schema, expr['child'])}, FALSE))"
+    if "term" in expr:
+        raise Untranslatable("the deprecated term form")
+    ref = expr.get("child", expr.get("left"))
+    if not (isinstance(ref, dict) and ref.get("type") == "reference" and isinstance(ref.get("name"), str)):
+        raise Untranslatable(f"a test of {ref!r} (only column references are translated)")
+    by_name = {f["name"]: f for f in schema["fields"]}
+    if ref["name"] not in by_name:
+        raise Untranslatable(f"no top-level column {ref['name']!r}")
+    t = by_name[ref["name"]]["type"]
+    if not isinstance(t, str):
+        raise Untranslatable(f"column {ref['name']!r} is nested")
+    col = '"' + ref["name"].replace('"', '""') + '"'
+    or_null = f" OR {col} IS NULL"
+    if kind == "is-null":
+        return f"({col} IS NULL)"
+    if kind == "not-null":
+        return f"({col} IS NOT NULL)"
+    if kind == "is-nan":
+        return f"isnan({col})"
+    if kind == "not-nan":
+        return f"(NOT isnan({col}){or_null})"
+    if kind in ("in", "not-in"):
+        values = expr.get("values")
+        if not isinstance(values, list) or not values:
+            raise Untranslatable(f"values {values!r}")
+        listed = ", ".join(_sql_literal(t, v) for v in values)
+        return f"({col} IN ({listed}))" if kind == "in" else f"({col} NOT IN ({listed}){or_null})"
+    if kind in ("starts-with", "not-starts-with"):
+        if t != "string":
+            raise Untranslatable(f"{kind} of a {t} column")
+        test = f"starts_with({col}, {_sql_literal(t, expr['right'])})"
+        return f"({test})" if kind == "starts-with" else f"(NOT {test}{or_null})"
+    if kind in _SQL_CMP:
+        lit = _sql_literal(t, expr["right"])
+        if kind == "not-eq":
+            return f"({col} <> {lit}{or_null})"
+        nan_guard = f" AND NOT isnan({col})" if t in ("float", "double") and kind != "eq" else ""
+        return f"({col} {_SQL_CMP[kind]} {lit}{nan_guard})"
+    raise Untranslatable(f"predicate type {kind!r}")
 
 
 def read_reference(metadata: Path, snapshot_id: int) -> list[dict[str, Any]]:

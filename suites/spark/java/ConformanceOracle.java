@@ -19,6 +19,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.FileMetadata;
 import org.apache.iceberg.IcebergBuild;
 import org.apache.iceberg.ManifestContent;
@@ -32,6 +33,10 @@ import org.apache.iceberg.SingleValueParser;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.StructLike;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Binder;
 import org.apache.iceberg.expressions.Evaluator;
@@ -241,6 +246,10 @@ public final class ConformanceOracle {
         }
       case "delete_planning":
         return deletePlanning(a);
+      case "scan":
+        return scan(a);
+      case "plan_files":
+        return planFiles(a);
       default:
         throw new Unsupported("unknown oracle operation " + op);
     }
@@ -255,6 +264,153 @@ public final class ConformanceOracle {
     Types.NestedField f = schema.findField(term.asText());
     return f != null
         && (f.type().typeId() == Type.TypeID.BINARY || f.type().typeId() == Type.TypeID.FIXED);
+  }
+
+  // --- table scans ----------------------------------------------------------------------
+
+  /** The rows of a snapshot that match a filter, as Iceberg's generic reader returns them
+   * (IcebergGenerics: planFiles with the filter, deletes applied, the residual evaluated on each
+   * row); values in the JSON single-value form, columns by name. The table is loaded from its
+   * metadata file with HadoopTables, reached by reflection so that the helper compiles against
+   * the Iceberg runtime jar alone (Hadoop is on Spark's class path at run time). */
+  static JsonNode scan(JsonNode a) throws Exception {
+    Table table = loadTable(a.get("metadata").asText());
+    Expression filter = ExpressionParser.fromJson(a.get("expression"));
+    long snapshotId = a.get("snapshot_id").asLong();
+    Integer schemaId = table.snapshot(snapshotId).schemaId();
+    Types.StructType struct = (schemaId != null ? table.schemas().get(schemaId) : table.schema()).asStruct();
+    ArrayNode rows = NODES.arrayNode();
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table)
+        .useSnapshot(snapshotId).where(filter).build()) {
+      for (Record rec : records) {
+        // the columns of the snapshot's schema by name (a reader may add metadata columns such
+        // as _pos to the record when it applies position deletes)
+        ObjectNode row = NODES.objectNode();
+        for (Types.NestedField f : struct.fields()) {
+          row.set(f.name(), genericJson(f.type(), rec.getField(f.name())));
+        }
+        rows.add(row);
+      }
+    }
+    return rows;
+  }
+
+  /** The scan tasks of a snapshot for a filter: TableScan.useSnapshot(id).filter(...).planFiles(),
+   * each data file's location with the locations of the delete files attached to it. */
+  static JsonNode planFiles(JsonNode a) throws Exception {
+    Table table = loadTable(a.get("metadata").asText());
+    ArrayNode tasks = NODES.arrayNode();
+    try (CloseableIterable<FileScanTask> planned = table.newScan()
+        .useSnapshot(a.get("snapshot_id").asLong())
+        .filter(ExpressionParser.fromJson(a.get("expression")))
+        .planFiles()) {
+      for (FileScanTask task : planned) {
+        ObjectNode t = tasks.addObject();
+        t.put("data_file", task.file().location());
+        ArrayNode deletes = t.putArray("delete_files");
+        for (DeleteFile d : task.deletes()) {
+          deletes.add(d.location());
+        }
+      }
+    }
+    return tasks;
+  }
+
+  static Table loadTable(String metadata) throws Exception {
+    Class<?> cls = Class.forName("org.apache.iceberg.hadoop.HadoopTables", true,
+        ConformanceOracle.class.getClassLoader());
+    Object tables = cls.getConstructor().newInstance();
+    try {
+      return (Table) cls.getMethod("load", String.class).invoke(tables, metadata);
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      throw e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
+    }
+  }
+
+  /** A struct of the generic reader as JSON: top-level rows keyed by name, nested structs by
+   * field id (Appendix D). */
+  static ObjectNode structJson(Types.StructType struct, StructLike rec, boolean byId) throws Exception {
+    ObjectNode out = NODES.objectNode();
+    for (int i = 0; i < struct.fields().size(); i++) {
+      Types.NestedField f = struct.fields().get(i);
+      out.set(byId ? String.valueOf(f.fieldId()) : f.name(), genericJson(f.type(), rec.get(i, Object.class)));
+    }
+    return out;
+  }
+
+  private static String micros(java.time.LocalDateTime t, int digits) {
+    String frac = String.format("%09d", t.getNano()).substring(0, digits);
+    return String.format("%04d-%02d-%02dT%02d:%02d:%02d.%s", t.getYear(), t.getMonthValue(),
+        t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond(), frac);
+  }
+
+  /** A value of Iceberg's generic data model (java.time, BigDecimal, ByteBuffer, byte[], UUID,
+   * Record, List, Map) in the JSON single-value form the kit compares rows in. */
+  static JsonNode genericJson(Type t, Object v) throws Exception {
+    if (v == null) {
+      return NODES.nullNode();
+    }
+    switch (t.typeId()) {
+      case STRUCT:
+        return structJson(t.asStructType(), (StructLike) v, true);
+      case LIST:
+        {
+          ArrayNode arr = NODES.arrayNode();
+          for (Object e : (java.util.List<?>) v) {
+            arr.add(genericJson(t.asListType().elementType(), e));
+          }
+          return arr;
+        }
+      case MAP:
+        {
+          ObjectNode m = NODES.objectNode();
+          ArrayNode keys = m.putArray("keys");
+          ArrayNode values = m.putArray("values");
+          for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+            keys.add(genericJson(t.asMapType().keyType(), e.getKey()));
+            values.add(genericJson(t.asMapType().valueType(), e.getValue()));
+          }
+          return m;
+        }
+      case DATE:
+        {
+          java.time.LocalDate d = (java.time.LocalDate) v;
+          return NODES.textNode(String.format("%04d-%02d-%02d", d.getYear(), d.getMonthValue(), d.getDayOfMonth()));
+        }
+      case TIME:
+        {
+          java.time.LocalTime tm = (java.time.LocalTime) v;
+          return NODES.textNode(String.format("%02d:%02d:%02d.%06d", tm.getHour(), tm.getMinute(),
+              tm.getSecond(), tm.getNano() / 1000));
+        }
+      case TIMESTAMP:
+      case TIMESTAMP_NANO:
+        {
+          int digits = t.typeId() == Type.TypeID.TIMESTAMP ? 6 : 9;
+          if (v instanceof java.time.OffsetDateTime) {
+            java.time.LocalDateTime utc = ((java.time.OffsetDateTime) v)
+                .withOffsetSameInstant(java.time.ZoneOffset.UTC).toLocalDateTime();
+            return NODES.textNode(micros(utc, digits) + "+00:00");
+          }
+          return NODES.textNode(micros((java.time.LocalDateTime) v, digits));
+        }
+      case DECIMAL:
+        return NODES.textNode(((BigDecimal) v).toPlainString());
+      case FIXED:
+      case BINARY:
+        {
+          ByteBuffer buf = v instanceof byte[] ? ByteBuffer.wrap((byte[]) v) : (ByteBuffer) v;
+          return NODES.textNode(hex(buf));
+        }
+      case UUID:
+        return NODES.textNode(v.toString());
+      case STRING:
+        return NODES.textNode(v.toString());
+      case FLOAT:
+        return valueToJson(Types.DoubleType.get(), ((Float) v).doubleValue());
+      default:
+        return valueToJson(t, v);
+    }
   }
 
   // --- data files with metrics ---------------------------------------------------------
