@@ -54,6 +54,21 @@ def _unsupported() -> list[dict[str, str]]:
     return data
 
 
+class JavaError(Exception):
+    """An exception of Iceberg Java inside Spark, told by its root cause: py4j's own message
+    names a per-session object id and Spark's wrapper ("INTERNAL_ERROR ... You hit a bug"), which
+    say nothing of what failed and differ from run to run."""
+
+
+def _root_cause(e: BaseException) -> str | None:
+    java = getattr(e, "java_exception", None)
+    if java is None:
+        return None
+    while java.getCause() is not None:
+        java = java.getCause()
+    return f"{java.getClass().getName()}: {java.getMessage()}"
+
+
 def read_spark(metadata: Path, snapshot_id: int, schema: dict[str, Any]) -> list[dict[str, Any]]:
     """The snapshot's rows as Iceberg Java reads them; timestamps as microseconds since the epoch
     (``unix_micros`` in the UTC session), so no Python time zone enters."""
@@ -69,7 +84,13 @@ def read_spark(metadata: Path, snapshot_id: int, schema: dict[str, Any]) -> list
         if f["type"] in ("timestamp", "timestamptz"):
             c = F.unix_micros(c.cast("timestamp"))
         cols.append(c.alias(f["name"]))
-    return [r.asDict(recursive=True) for r in df.select(*cols).collect()]
+    try:
+        return [r.asDict(recursive=True) for r in df.select(*cols).collect()]
+    except Exception as e:
+        cause = _root_cause(e)
+        if cause is None:
+            raise
+        raise JavaError(cause) from None
 
 
 @pytest.mark.parametrize("table", _other_producers())
