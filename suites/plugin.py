@@ -10,7 +10,8 @@ Options (group ``iceberg-conformance``), each with an environment-variable fallb
 Markers: ``vectors(operation, select=None)`` parametrizes a test over every vector case of
 that operation (fixture ``case``), or those for which ``select(case)`` is true;
 ``capability(name)`` makes the test UNSUPPORTED for targets without it; ``area(name)`` names
-the matrix column of a test without vectors; ``spec(section, quote=None)`` names the spec
+the matrix column of a test without vectors (its row is its ``target``, else the string
+parameter ``reader``, ``planner`` or ``consumer`` that names the implementation it judges); ``spec(section, quote=None)`` names the spec
 clause of a test without vectors (shown with its failures and in the JUnit properties);
 ``level("should")`` gives a test without vectors the level a case has in its ``level`` field;
 on a test with vectors it lowers every case it runs to ``should`` (the test judges a
@@ -125,6 +126,17 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("case", cases, ids=[c.id for c in cases])
 
 
+#: string parameters that name the implementation a test judges where it has no ``target``
+#: (the golden-table readers, the scan planners, the consumers of the matrix)
+IMPLEMENTATION_PARAMS = ("reader", "planner", "consumer")
+
+
+def _implementation(callspec: Any) -> str:
+    """The matrix row of a test without a ``target``: its reader, planner or consumer, else "-"."""
+    params = callspec.params if callspec is not None else {}
+    return next((str(params[p]) for p in IMPLEMENTATION_PARAMS if isinstance(params.get(p), str)), "-")
+
+
 def conformance_id(item: pytest.Item) -> str:
     """``<test function>: <case id>`` (or the bare function name): what known failures match."""
     callspec = getattr(item, "callspec", None)
@@ -145,7 +157,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         case = callspec.params.get("case") if callspec else None
         area_marker = item.get_closest_marker("area")
         area = case.area if case is not None else (area_marker.args[0] if area_marker else "kit")
-        where[item.nodeid] = (target.name if target is not None else "-", area)
+        where[item.nodeid] = (target.name if target is not None else _implementation(callspec), area)
         level_marker = item.get_closest_marker("level")
         if case is not None:
             item.user_properties.append(("vector", case.where()))

@@ -51,7 +51,7 @@ from iceberg_conformance.suites.spark.readers import (
 from iceberg_conformance.suites.test_tables import _load, _schemas, golden_dir  # noqa: F401  (fixture)
 
 pytestmark = [
-    pytest.mark.spark, pytest.mark.area("scan"),
+    pytest.mark.spark, pytest.mark.area("table-scan"),
     pytest.mark.filterwarnings("ignore::ResourceWarning"),
     pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
 ]
@@ -328,6 +328,7 @@ def _judge_plan(truth: dict[str, Any], planned: list[dict[str, Any]]) -> tuple[l
     return problems, advisories
 
 
+@pytest.mark.area("scan-plan")
 @pytest.mark.parametrize(("table", "filter_id", "planner"), _plan_params())
 def test_plan(golden_dir: Path, table: str, filter_id: str, planner: str) -> None:  # noqa: F811
     """The planned data files include every file holding a matching row; each carries every
