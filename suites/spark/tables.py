@@ -126,6 +126,36 @@ def v2_transforms_bucket_truncate(t: TableWriter) -> None:
     t.expect("append", rows)
 
 
+LONG_PREFIX = "iceberg-conformance-"      # 20 characters: longer than the 16 of Spark's truncated bounds
+CATEGORY = "category-with-a-long-common-prefix/"
+
+
+@golden_table(name="v2_long_string_prefixes", format_version=2,
+              features=("v2", "identity", "truncated-bounds", "non-ascii"),
+              description="v2 table whose strings share prefixes longer than the 16 characters Iceberg Java keeps "
+                          "in string bounds, identity-partitioned by a long string, in several data files")
+def v2_long_string_prefixes(t: TableWriter) -> None:
+    # Iceberg Java's default metrics mode truncate(16) writes the lower bound cut to 16 characters
+    # and the upper bound cut and incremented ("iceberg-conformb"): a reader must treat them as
+    # bounds, not as values (Manifests: "... may be truncated").
+    t.create([("id", "int"), ("cat", "string"), ("s", "string")], partitioned_by="cat")
+    one, two = CATEGORY + "1", CATEGORY + "2"
+    rows = [{"id": 1, "cat": one, "s": LONG_PREFIX + "aaa"}, {"id": 2, "cat": one, "s": LONG_PREFIX + "abc"},
+            {"id": 3, "cat": two, "s": LONG_PREFIX + "zzz"}]
+    t.insert(rows)
+    t.expect("append", rows)
+    more = [{"id": 4, "cat": one, "s": LONG_PREFIX + "zzzz"}, {"id": 5, "cat": two, "s": "iceberg-conformanc"},
+            {"id": 6, "cat": two, "s": None}]
+    t.insert(more)
+    rows += more
+    t.expect("append shorter and null", rows)
+    last = [{"id": 7, "cat": one, "s": LONG_PREFIX + "é"}, {"id": 8, "cat": two, "s": "iceberg-conformb"},
+            {"id": 9, "cat": two, "s": LONG_PREFIX + "😀"}]
+    t.insert(last)
+    rows += last
+    t.expect("append beyond the truncated upper bound", rows)
+
+
 @golden_table(name="v2_transforms_temporal", format_version=2,
               features=("v2", "year", "month", "day", "hour", "pre-1970"),
               description="v2 table partitioned by year/month/day/hour of dates and timestamps before 1970")
@@ -391,7 +421,12 @@ def v1_upgraded_to_v3(t: TableWriter) -> None:
     t.sql("DELETE FROM {t} WHERE id IN (1, 5)")
     rows = [r for r in rows if r["id"] not in (1, 5)]
     t.expect("v2 delete (position deletes)", rows)
-    t.sql("ALTER TABLE {t} SET TBLPROPERTIES ('format-version'='3')")
+    # each data file its own read task and no shuffle before the delete writers, so each deletion
+    # vector of the next DELETE lands in a Puffin file of its own (a hash shuffle by file path,
+    # which holds a random UUID, would put the two in one file or two by chance; several DVs in
+    # one Puffin file: v3_multi_dv)
+    t.sql("ALTER TABLE {t} SET TBLPROPERTIES ('format-version'='3', 'read.split.open-file-cost'='134217728', "
+          "'write.delete.distribution-mode'='none')")
     more = [{"id": 6, "data": "f"}]
     t.insert(more)
     rows = rows + more
