@@ -525,9 +525,14 @@ def _run_metadata(unit: Unit) -> list[Finding]:
                 out.extend(validate_puffin(p))
                 out.extend(stats.check_statistics_file(st, p, unit.table, f"/{key}/{i}", _all_field_ids(doc)))
             else:
-                out.extend(stats.check_partition_statistics_file(p, format_version(doc), unit.table, where))
                 snap = next((s for s in doc.get("snapshots") or [] if isinstance(s, dict)
                              and s.get("snapshot-id") == st.get("snapshot-id")), None)
+                written_at = format_version(doc)
+                if written_at >= 3 and snap is not None and snap.get("first-row-id") is None:
+                    # a snapshot without first-row-id predates the upgrade to v3 (later ones must set
+                    # it): its statistics may have been written while the table was v2
+                    written_at = 2
+                out.extend(stats.check_partition_statistics_file(p, written_at, unit.table, where))
                 if snap is not None:
                     live = [(int(mf.get("partition_spec_id") or 0), e["data_file"])
                             for mf, e, _i in live_entries(doc, snap)]
