@@ -709,7 +709,7 @@ def _row_lineage(doc: dict[str, Any], snap: dict[str, Any], mfs: list[dict[str, 
     """v3 First Row ID Assignment over one snapshot's manifest list: every data manifest has a
     ``first_row_id`` once the snapshot has a ``first-row-id``; the manifests assigned in this
     snapshot (``first_row_id`` >= the snapshot's) take disjoint ranges, each at least the
-    previous one plus the rows it assigns (data files with a null ``first_row_id``), all within
+    previous one plus the rows it assigns (live data files with a null ``first_row_id``), all within
     ``first-row-id`` + ``added-rows``."""
     from iceberg_conformance.reference.manifests import read_manifest
 
@@ -735,8 +735,10 @@ def _row_lineage(doc: dict[str, Any], snap: dict[str, Any], mfs: list[dict[str, 
         if local is None or outside(local) or not is_regular(local):
             continue
         entries, _ = _manifest(local, 3)
+        # DELETED entries inherit no row id (reference.manifests.inherit): live files only
         rows = sum(int(e["data_file"].get("record_count") or 0) for e in entries
-                   if e["data_file"].get("content", 0) == 0 and e["data_file"].get("first_row_id") is None)
+                   if e["data_file"].get("content", 0) == 0 and e["data_file"].get("first_row_id") is None
+                   and e.get("status") != 2)
         assigned.append((frid, rows, i))
     assigned.sort()
     for (a_first, a_rows, a_i), (b_first, _b_rows, b_i) in zip(assigned, assigned[1:]):
