@@ -633,7 +633,8 @@ def _check_parquet(doc: dict[str, Any], local: str, uri: str, df: dict[str, Any]
         required = _required_ids(current) if content == 0 else set()
         # partition fields to verify
         # a file without field ids (reported above) cannot be matched to the partition sources
-        no_ids = any(f.rule == "parquet.field-id-missing" for f in schema_findings)
+        # (under a name mapping a file without field ids is no finding, but still cannot be matched)
+        no_ids = any(f.rule == "parquet.field-id-missing" for f in schema_findings) or not leaves
         checks = _partition_checks(doc, ctx, df, index, leaves, add) if content == 0 and not no_ids else []
         part_sources = {src for _, src, _, _, _ in checks}
         stats: dict[int, ColumnStats] = {}

@@ -54,8 +54,9 @@ def check_upgrade(doc: dict[str, Any], table: str, allowed: Callable[[str], str 
     log = doc.get("metadata-log")
     if current is None or current < 3 or not isinstance(log, list):
         return []
-    # (where, document) of every readable logged file, oldest first, then the current metadata
-    chain: list[tuple[str, str, dict[str, Any]]] = []
+    # (where, document, log index) of every readable logged file, oldest first, then the current
+    # metadata (index len(log))
+    chain: list[tuple[str, str, dict[str, Any], int]] = []
     for i, entry in enumerate(log):
         path = entry.get("metadata-file") if isinstance(entry, dict) else None
         local = local_path(path) if isinstance(path, str) else None
@@ -63,17 +64,18 @@ def check_upgrade(doc: dict[str, Any], table: str, allowed: Callable[[str], str 
             continue
         old, _ = load_metadata(local)
         if isinstance(old, dict) and _version(old) is not None:
-            chain.append((str(path), f"/metadata-log/{i}/metadata-file", old))
-    chain.append((table, "", doc))
+            chain.append((str(path), f"/metadata-log/{i}/metadata-file", old, i))
+    chain.append((table, "", doc, len(log)))
     out: list[Finding] = []
     for k in range(1, len(chain)):
-        before, (path, where, after) = chain[k - 1][2], chain[k]
+        before, (path, where, after, index) = chain[k - 1][2], chain[k]
         vb, va = _version(before), _version(after)
         if vb is None or va is None or vb >= 3 or va < 3:
             continue
         in_file = "the current metadata" if not where else f"{path} ({where})"
         # next-row-id starts at 0: only snapshots committed with the upgrade have assigned ids
-        nri = after.get("next-row-id")
+        nri = after.get("next-row-id") if chain[k - 1][3] == index - 1 else None  # not when a file
+        # between the two is gone: the first v3 file may be that one, and later commits add ids
         assigned = sum(int(s.get("added-rows") or 0) for s in _snapshots(after).values()
                        if isinstance(s.get("first-row-id"), int))
         if isinstance(nri, int) and not isinstance(nri, bool) and nri != assigned:
@@ -83,7 +85,7 @@ def check_upgrade(doc: dict[str, Any], table: str, allowed: Callable[[str], str 
                                "/next-row-id"))
         # the snapshots written before the upgrade keep first-row-id unset, in every later file
         old_ids = set(_snapshots(before))
-        for p, w, d in chain[k:]:
+        for p, w, d, _i in chain[k:]:
             for sid, s in _snapshots(d).items():
                 if sid in old_ids and s.get("first-row-id") is not None:
                     shown = "the current metadata" if not w else f"{p} ({w})"

@@ -223,13 +223,19 @@ def _key(values: dict[int, Any], types: dict[int, Any]) -> str:
 def manifest_partition_key(partition: Any, types: dict[int, Any]) -> str:
     """The unified partition tuple of a manifest entry's ``partition`` (JSON single values keyed
     by partition field id), as a comparable string; fields the entry's spec lacks are null."""
+    from iceberg_conformance.reference.types import DateType, IntegerType
     from iceberg_conformance.reference.values import value_from_json
 
     values: dict[int, Any] = {}
     for k, v in (partition or {}).items() if isinstance(partition, dict) else []:
         fid = int(k)
         if fid in types and v is not None:
-            values[fid] = value_from_json(types[fid], v)
+            if isinstance(types[fid], IntegerType) and isinstance(v, str):
+                # a day partition read from a manifest whose Avro schema writes it as a date
+                # (Iceberg Java): the same day count as the int the spec gives the transform
+                values[fid] = value_from_json(DateType(), v)
+            else:
+                values[fid] = value_from_json(types[fid], v)
     return _key(values, types)
 
 

@@ -371,7 +371,8 @@ def _plan(table: str, doc: dict[str, Any] | None, metadata_only: bool = False) -
                 seqs = f"{e.get('sequence_number')}/{e.get('file_sequence_number')}"
                 item["sequence_numbers"].setdefault(seqs, [str(mf.get("manifest_path")), i, sid])
             if version >= 3 and isinstance(df.get("first_row_id"), int) and df.get("content", 0) == 0:
-                item["first_row_ids"].setdefault(df["first_row_id"], [str(mf.get("manifest_path")), i, sid])
+                item.setdefault("row_ids_by_snapshot", {}).setdefault(sid, {}).setdefault(
+                    df["first_row_id"], [str(mf.get("manifest_path")), i, sid])
             item["records"].setdefault(_canonical([df, spec_id]), {
                 "entry": e, "manifest": str(mf.get("manifest_path")), "index": i, "spec_id": spec_id,
                 "occurrences": 0})["occurrences"] += 1
@@ -404,7 +405,10 @@ def _plan(table: str, doc: dict[str, Any] | None, metadata_only: bool = False) -
         units.append(Unit("dv-merge", table, m["dv"]["path"], {"dv": m["dv"], "files": list(m["files"].values())}))
     if not metadata_only and any(isinstance(x, dict) for x in doc.get("partition-statistics") or []):
         units.append(Unit("partition-stats", table, table, {}))
+    parents = {s.get("snapshot-id"): s.get("parent-snapshot-id") for s in snaps}
     for k, item in files.items():
+        if item.get("row_ids_by_snapshot"):
+            item["first_row_ids"] = _changed_first_row_ids(item["row_ids_by_snapshot"], parents)
         records = list(item["records"].values())
         first = records[0]
         df = first["entry"]["data_file"]
@@ -429,6 +433,27 @@ def _plan(table: str, doc: dict[str, Any] | None, metadata_only: bool = False) -
         ctx["targets"] = targets
         units.append(Unit("delete-file", table, str(df.get("file_path")), ctx))
     return units
+
+
+def _changed_first_row_ids(by_snapshot: dict[Any, dict[int, list[Any]]],
+                           parents: dict[Any, Any]) -> dict[int, list[Any]]:
+    """The first_row_id values of one data file that disagree along a snapshot's ancestry: within
+    one snapshot, or between a snapshot and its nearest ancestor listing the file (an EXISTING
+    file keeps the value it had). Snapshots on other branches may assign the file other ids after
+    an upgrade ("For a data file in multiple branches, a writer may write the `first_row_id` from
+    another branch or may assign a new `first_row_id`"): they are not compared with each other.
+    Returns value -> where, more than one value when they disagree."""
+    for sid, values in by_snapshot.items():
+        if len(values) > 1:
+            return values
+        seen = {sid}
+        parent = parents.get(sid)
+        while parent is not None and parent not in seen and parent not in by_snapshot:
+            seen.add(parent)
+            parent = parents.get(parent)
+        if parent is not None and parent in by_snapshot and set(by_snapshot[parent]) != set(values):
+            return {**by_snapshot[parent], **values}
+    return next(iter(by_snapshot.values()))
 
 
 def _plan_merges(merges: dict[str, dict[str, Any]], dvs: list[tuple[str, dict[str, Any]]],
@@ -525,9 +550,14 @@ def _run_metadata(unit: Unit) -> list[Finding]:
                 out.extend(validate_puffin(p))
                 out.extend(stats.check_statistics_file(st, p, unit.table, f"/{key}/{i}", _all_field_ids(doc)))
             else:
-                out.extend(stats.check_partition_statistics_file(p, format_version(doc), unit.table, where))
                 snap = next((s for s in doc.get("snapshots") or [] if isinstance(s, dict)
                              and s.get("snapshot-id") == st.get("snapshot-id")), None)
+                written_at = format_version(doc)
+                if written_at >= 3 and snap is not None and snap.get("first-row-id") is None:
+                    # a snapshot without first-row-id predates the upgrade to v3 (later ones must set
+                    # it): its statistics may have been written while the table was v2
+                    written_at = 2
+                out.extend(stats.check_partition_statistics_file(p, written_at, unit.table, where))
                 if snap is not None:
                     live = [(int(mf.get("partition_spec_id") or 0), e["data_file"])
                             for mf, e, _i in live_entries(doc, snap)]
@@ -679,7 +709,7 @@ def _row_lineage(doc: dict[str, Any], snap: dict[str, Any], mfs: list[dict[str, 
     """v3 First Row ID Assignment over one snapshot's manifest list: every data manifest has a
     ``first_row_id`` once the snapshot has a ``first-row-id``; the manifests assigned in this
     snapshot (``first_row_id`` >= the snapshot's) take disjoint ranges, each at least the
-    previous one plus the rows it assigns (data files with a null ``first_row_id``), all within
+    previous one plus the rows it assigns (live data files with a null ``first_row_id``), all within
     ``first-row-id`` + ``added-rows``."""
     from iceberg_conformance.reference.manifests import read_manifest
 
@@ -705,8 +735,10 @@ def _row_lineage(doc: dict[str, Any], snap: dict[str, Any], mfs: list[dict[str, 
         if local is None or outside(local) or not is_regular(local):
             continue
         entries, _ = _manifest(local, 3)
+        # DELETED entries inherit no row id (reference.manifests.inherit): live files only
         rows = sum(int(e["data_file"].get("record_count") or 0) for e in entries
-                   if e["data_file"].get("content", 0) == 0 and e["data_file"].get("first_row_id") is None)
+                   if e["data_file"].get("content", 0) == 0 and e["data_file"].get("first_row_id") is None
+                   and e.get("status") != 2)
         assigned.append((frid, rows, i))
     assigned.sort()
     for (a_first, a_rows, a_i), (b_first, _b_rows, b_i) in zip(assigned, assigned[1:]):

@@ -805,6 +805,12 @@ def _check_entries(entries: list[dict[str, Any]], version: int, meta: dict[str, 
                     # for day: both are an Avro int, so both are accepted.
                     same = pf.field_type == ef.field_type or {type(pf.field_type), type(ef.field_type)} == {
                         IntegerType, DateType}
+                    # a manifest written before its source column was promoted (int -> long, float ->
+                    # double, a wider decimal: "Schema Evolution") keeps the type it was written with;
+                    # these promotions keep every transform's value
+                    from .evolution import is_promotion
+
+                    same = same or is_promotion(pf.field_type, ef.field_type, 2)
                     if not same:
                         out.append(_finding("manifests.partition-type", f"partition field {pf.field_id} {pf.name} is "
                                             f"{pf.field_type}, the spec's transform gives {ef.field_type}",

@@ -125,3 +125,23 @@ def test_upgraded_reference_table_passes_and_its_damage_is_reported(upgraded_tab
     for v in verdicts:
         assert v.reported, f"MISSED {v.copy.rule}: {v.copy.where} -> {v.error_rules}"
         assert not v.extra_errors, f"NOISY {v.copy.rule}: {v.copy.where} -> {v.extra_errors}"
+
+
+def test_next_row_id_is_not_judged_across_a_missing_log_file(tmp_path: Path) -> None:
+    """The log names the v2 file, the upgrade and a later v3 file, but the upgrade's file is
+    gone: the next readable v3 file follows an append (snapshot 3, ids 0..4) and one more
+    (snapshot 4, id 5) after snapshot 3 expired, so its next-row-id 6 is more than the rows of
+    its snapshots with a first-row-id, and no finding. A pre-upgrade snapshot given a
+    first-row-id there is still reported."""
+    doc, path = _chain(tmp_path)
+    doc["snapshots"] = doc["snapshots"][:2] + [_snap(4, 4, "append", (5, 1))]
+    doc["next-row-id"] = 6
+    later = copy.deepcopy(doc)
+    del later["metadata-log"]
+    (tmp_path / "v3.metadata.json").write_text(json.dumps(later), encoding="utf-8")
+    doc["metadata-log"].append({"timestamp-ms": 3, "metadata-file": str(tmp_path / "v3.metadata.json")})
+    (tmp_path / "v2.metadata.json").unlink()
+    assert _rules(doc, str(tmp_path / "v4.metadata.json")) == []
+    later["snapshots"][0].update({"first-row-id": 0, "added-rows": 0})
+    (tmp_path / "v3.metadata.json").write_text(json.dumps(later), encoding="utf-8")
+    assert _rules(doc, str(tmp_path / "v4.metadata.json")) == ["metadata.upgrade-row-lineage"]
