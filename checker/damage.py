@@ -984,10 +984,17 @@ def _decimal_bound(o: Overlay, rng: random.Random) -> str | None:
 @damage("manifests.bounds-order", "data-file", "a lower bound greater than its upper bound",
         also=("data.lower-bound", "data.upper-bound"))
 def _bounds_order(o: Overlay, rng: random.Random) -> str | None:
+    return _swap_bounds(o, rng, ("int", "long"), lambda lo, hi: lo != hi, "bounds")
+
+
+def _swap_bounds(o: Overlay, rng: random.Random, types: tuple[str, ...],
+                 accept: Callable[[bytes, bytes], bool], what: str) -> str | None:
+    """Swap the lower and upper bound of one column of one entry, among the columns of ``types``
+    whose (lower, upper) pair ``accept`` takes."""
     cands = []
-    for p, i, e, lo in _typed_bounds(o, "lower_bounds", ("int", "long")):
+    for p, i, e, lo in _typed_bounds(o, "lower_bounds", types):
         hi = next((x for x in e["data_file"].get("upper_bounds") or [] if x["key"] == lo["key"]), None)
-        if hi is not None and hi["value"] != lo["value"]:
+        if hi is not None and accept(lo["value"], hi["value"]):
             cands.append((p, i, e, lo, hi))
     c = _pick(rng, cands)
     if c is None:
@@ -995,25 +1002,16 @@ def _bounds_order(o: Overlay, rng: random.Random) -> str | None:
     p, i, e, lo, hi = c
     lo["value"], hi["value"] = hi["value"], lo["value"]
     o.touch_manifest(p)
-    return f"{os.path.basename(p)} entries[{i}] bounds of column {lo['key']} swapped"
+    return f"{os.path.basename(p)} entries[{i}] {what} of column {lo['key']} swapped"
 
 
 @damage("manifests.bound-geo-point", "data-file", "geometry bound points swapped: lower y above upper y",
         also=("data.lower-bound", "data.upper-bound"))
 def _geo_bounds_swapped(o: Overlay, rng: random.Random) -> str | None:
-    cands = []
-    for p, i, e, lo in _typed_bounds(o, "lower_bounds", ("geometry",)):
-        hi = next((x for x in e["data_file"].get("upper_bounds") or [] if x["key"] == lo["key"]), None)
-        if hi is not None and len(lo["value"]) >= 16 and len(hi["value"]) == len(lo["value"]) \
-                and struct.unpack_from("<d", lo["value"], 8)[0] < struct.unpack_from("<d", hi["value"], 8)[0]:
-            cands.append((p, i, e, lo, hi))
-    c = _pick(rng, cands)
-    if c is None:
-        return None
-    p, i, e, lo, hi = c
-    lo["value"], hi["value"] = hi["value"], lo["value"]
-    o.touch_manifest(p)
-    return f"{os.path.basename(p)} entries[{i}] geometry bound points of column {lo['key']} swapped"
+    def lower_y_below(lo: bytes, hi: bytes) -> bool:
+        return len(lo) >= 16 and len(hi) == len(lo) \
+            and struct.unpack_from("<d", lo, 8)[0] < struct.unpack_from("<d", hi, 8)[0]
+    return _swap_bounds(o, rng, ("geometry",), lower_y_below, "geometry bound points")
 
 
 @damage("data.lower-bound", "data-file", "a lower bound above the smallest value in the file")

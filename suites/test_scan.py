@@ -74,16 +74,18 @@ def _known() -> list[dict[str, str]]:
     return data
 
 
-def _params() -> list[Any]:
+def _params(test: str = "test_scan", implementations: tuple[str, ...] | None = None) -> list[Any]:
+    """One param per (table, filter, reader or planner), a strict xfail where a known failure
+    (``known-failures-scan.json``) matches ``<test>: <table> > <filter id> > <name>``."""
     known = _known()
     out = []
     for table, filters in _filters().items():
         for f in filters:
-            for reader in SCAN_READERS:
-                cid = f"test_scan: {table} > {f['id']} > {reader}"
-                marks = [pytest.mark.xfail(reason=f"known failure of {reader}: {k['reason']} ({k['link']})", strict=True)
+            for name in implementations or SCAN_READERS:
+                cid = f"{test}: {table} > {f['id']} > {name}"
+                marks = [pytest.mark.xfail(reason=f"known failure of {name}: {k['reason']} ({k['link']})", strict=True)
                          for k in known if fnmatch.fnmatchcase(cid, k["match"])][:1]
-                out.append(pytest.param(table, f["id"], reader, id=f"{table}-{f['id']}-{reader}", marks=marks))
+                out.append(pytest.param(table, f["id"], name, id=f"{table}-{f['id']}-{name}", marks=marks))
     return out
 
 
@@ -242,19 +244,6 @@ def test_scan(golden_dir: Path, table: str, filter_id: str, reader: str) -> None
 PLANNERS = ("reference", "pyiceberg", "java")
 
 
-def _plan_params() -> list[Any]:
-    known = _known()
-    out = []
-    for table, filters in _filters().items():
-        for f in filters:
-            for planner in PLANNERS:
-                cid = f"test_plan: {table} > {f['id']} > {planner}"
-                marks = [pytest.mark.xfail(reason=f"known failure of {planner}: {k['reason']} ({k['link']})", strict=True)
-                         for k in known if fnmatch.fnmatchcase(cid, k["match"])][:1]
-                out.append(pytest.param(table, f["id"], planner, id=f"{table}-{f['id']}-{planner}", marks=marks))
-    return out
-
-
 def _plan_truth(metadata: Path, snapshot_id: int, schema_json: dict[str, Any], row_filter: Any) -> dict[str, Any]:
     """What a plan of the snapshot must hold, from the reference's reading of every live data
     file with the delete files that apply to it (Scan Planning's scope rules; both checked
@@ -329,7 +318,7 @@ def _judge_plan(truth: dict[str, Any], planned: list[dict[str, Any]]) -> tuple[l
 
 
 @pytest.mark.area("scan-plan")
-@pytest.mark.parametrize(("table", "filter_id", "planner"), _plan_params())
+@pytest.mark.parametrize(("table", "filter_id", "planner"), _params("test_plan", PLANNERS))
 def test_plan(golden_dir: Path, table: str, filter_id: str, planner: str) -> None:  # noqa: F811
     """The planned data files include every file holding a matching row; each carries every
     delete file that applies to it and removes a matching row, and none that does not apply.
