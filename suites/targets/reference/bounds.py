@@ -6,25 +6,16 @@ A geometry/geography bound crosses as a point object ``{"x", "y"[, "z"][, "m"]}`
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from iceberg_conformance.reference.binary import CLAUSE_BOUNDS, Point, bound_from_bytes, bound_to_bytes
 from iceberg_conformance.reference.errors import SpecViolation
-from iceberg_conformance.reference.types import GeographyType, GeometryType, IcebergType
+from iceberg_conformance.reference.types import DoubleType, GeographyType, GeometryType, IcebergType
 from iceberg_conformance.reference.values import float_value, from_json, to_json
 from iceberg_conformance.suites.api import BOUND
 from iceberg_conformance.suites.targets.reference._common import rejecting, typ
 
 _KEYS = ("x", "y", "z", "m")
-
-
-def _number(f: float) -> Any:
-    if math.isnan(f):
-        return "NaN"
-    if math.isinf(f):
-        return "Infinity" if f > 0 else "-Infinity"
-    return f
 
 
 def _point(t: IcebergType, value: Any) -> Point:
@@ -50,5 +41,5 @@ class BoundMixin:
         with rejecting():
             got = bound_from_bytes(t, data)
             if isinstance(t, (GeometryType, GeographyType)):
-                return {k: _number(v) for k, v in zip(_KEYS, got) if v is not None}
+                return {k: to_json(DoubleType(), v) for k, v in zip(_KEYS, got) if v is not None}
             return to_json(t, got)
