@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from .damage_assert import assert_damage_reported
+
 pytestmark = [
     pytest.mark.spark,
     # py4j leaves its gateway sockets to the garbage collector
@@ -108,13 +110,5 @@ def test_java_partition_statistics_counts(java_tables: dict[str, str]) -> None:
 
 @pytest.mark.parametrize("rule", RULES)
 def test_damage_on_java_table_is_reported(java_tables: dict[str, str], tmp_path: Path, rule: str) -> None:
-    from iceberg_conformance.checker.damage import self_test, write_damaged
-
     table = java_tables["dv_only" if rule == "files.partition-statistics-total-records" else "pos_then_dv"]
-    pristine, copies, skipped = write_damaged(table, str(tmp_path / "damaged"), rules=[rule])
-    assert rule not in skipped and copies, f"{rule}: no victim"
-    control, verdicts = self_test(str(tmp_path / "damaged"), copies, pristine)
-    assert control == []
-    for v in verdicts:
-        assert v.reported, f"MISSED {v.copy.rule}: {v.copy.where} -> {v.error_rules}"
-        assert not v.extra_errors, f"NOISY {v.copy.rule}: {v.copy.where} -> {v.extra_errors}"
+    assert_damage_reported(table, tmp_path / "damaged", rule)

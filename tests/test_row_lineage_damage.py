@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from .damage_assert import assert_damage_reported
+
 RULES = ["manifests.first-row-id-changed", "snapshot.manifest-first-row-id-kept", "metadata.row-lineage",
          "data.added-row-id-null", "data.added-last-updated-null"]
 
@@ -34,15 +36,7 @@ def lineage_table(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.mark.parametrize("rule", RULES)
 def test_row_lineage_damage_is_reported(lineage_table: str, tmp_path: Path, rule: str) -> None:
-    from iceberg_conformance.checker.damage import self_test, write_damaged
-
-    pristine, copies, skipped = write_damaged(lineage_table, str(tmp_path / "damaged"), rules=[rule])
-    assert rule not in skipped and copies, f"{rule}: no victim in ref_v3_row_lineage"
-    control, verdicts = self_test(str(tmp_path / "damaged"), copies, pristine)
-    assert control == []
-    for v in verdicts:
-        assert v.reported, f"MISSED {v.copy.rule}: {v.copy.where} -> {v.error_rules}"
-        assert not v.extra_errors, f"NOISY {v.copy.rule}: {v.copy.where} -> {v.extra_errors}"
+    assert_damage_reported(lineage_table, tmp_path / "damaged", rule)
 
 
 def test_rewritten_rows_keep_lineage_unreported(lineage_table: str) -> None:

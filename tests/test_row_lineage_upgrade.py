@@ -17,6 +17,8 @@ import pytest
 
 from iceberg_conformance.checker.lineage import check_upgrade
 
+from .damage_assert import assert_damage_reported
+
 
 def _snap(sid: int, seq: int, op: str, lineage: tuple[int, int] | None = None) -> dict[str, Any]:
     s: dict[str, Any] = {"snapshot-id": sid, "sequence-number": seq, "timestamp-ms": 1000 + seq,
@@ -111,20 +113,12 @@ def upgraded_table(tmp_path_factory: pytest.TempPathFactory) -> str:
 def test_upgraded_reference_table_passes_and_its_damage_is_reported(upgraded_table: str, tmp_path: Path) -> None:
     """The written table (v2 metadata, the upgrade, a v3 append) passes; a copy whose current
     metadata gives the v2 snapshot a first-row-id is reported, with only the declared consequence."""
-    from iceberg_conformance.checker.damage import self_test, write_damaged
     from iceberg_conformance.checker.table import check_table, latest_metadata
 
     md = latest_metadata(upgraded_table)
     assert md is not None
     assert [f for f in check_table(md).findings if f.severity == "error"] == []
-    rule = "metadata.upgrade-row-lineage"
-    pristine, copies, skipped = write_damaged(upgraded_table, str(tmp_path / "damaged"), rules=[rule])
-    assert rule not in skipped and copies
-    control, verdicts = self_test(str(tmp_path / "damaged"), copies, pristine)
-    assert control == []
-    for v in verdicts:
-        assert v.reported, f"MISSED {v.copy.rule}: {v.copy.where} -> {v.error_rules}"
-        assert not v.extra_errors, f"NOISY {v.copy.rule}: {v.copy.where} -> {v.extra_errors}"
+    assert_damage_reported(upgraded_table, tmp_path / "damaged", "metadata.upgrade-row-lineage")
 
 
 def test_next_row_id_is_not_judged_across_a_missing_log_file(tmp_path: Path) -> None:
