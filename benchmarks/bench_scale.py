@@ -13,7 +13,8 @@ each in its own process so peak RSS is its own:
 * in one Spark process (``local[2]``, needs the ``spark`` extra and Java 17): Iceberg Java's
   ``TableScan.planFiles()`` through Spark's JVM on a ``StaticTableOperations`` table, run three
   times (the first cold, the best of the others warm), and the checker with its units as Spark
-  tasks (``suites.spark.distributed.spark_mapper``, metadata only).
+  tasks (``suites.spark.distributed.spark_mapper``, metadata only), also three times (the first
+  starts Spark's Python workers and imports the kit in them; the best of the others warm).
 
 For each: wall time, CPU time (user + system, children included; for Spark the JVM and its
 Python workers) and peak RSS, with the load average at the start. The checker run must find
@@ -175,12 +176,14 @@ for _ in range(3):
 from iceberg_conformance.checker.report import group
 from iceberg_conformance.checker.table import check_table
 from iceberg_conformance.suites.spark.distributed import spark_mapper
-c0, s0, t0 = tree_cpu(pid), self_cpu(), time.monotonic()
-r = check_table(md, mapper=spark_mapper(spark), metadata_only=True)
-checker = {"wall": time.monotonic() - t0, "cpu": tree_cpu(pid) - c0 + self_cpu() - s0, "units": r.units,
-           "groups": [(g.rule, g.severity, g.count) for g in group(r.findings)]}
+checker_runs = []
+for _ in range(3):
+    c0, s0, t0 = tree_cpu(pid), self_cpu(), time.monotonic()
+    r = check_table(md, mapper=spark_mapper(spark), metadata_only=True)
+    checker_runs.append({"wall": time.monotonic() - t0, "cpu": tree_cpu(pid) - c0 + self_cpu() - s0,
+                         "units": r.units, "groups": [(g.rule, g.severity, g.count) for g in group(r.findings)]})
 rss = session.peak_rss_mib()
-print(json.dumps({"java": java_runs, "checker": checker, "rss": rss}))
+print(json.dumps({"java": java_runs, "checker": checker_runs, "rss": rss}))
 sys.stdout.flush()
 os._exit(0)
 """
@@ -213,10 +216,10 @@ def measure_spark(md: str) -> list[dict[str, Any]]:
          "rss_mib": jvm, "tasks": cold["tasks"], "load": load},
         {"what": "Iceberg Java planFiles() (warm, best of 2 more)", "wall": warm["wall"], "cpu": warm["cpu"],
          "rss_mib": jvm, "tasks": warm["tasks"], "load": load},
-        {"what": "checker --metadata-only on Spark local[2]", "wall": out["checker"]["wall"],
-         "cpu": out["checker"]["cpu"], "rss_mib": rss.get("python", 0.0), "rss_note": f"JVM {jvm:.0f} MiB",
-         "groups": out["checker"]["groups"], "load": load},
-    ]
+    ] + [{"what": f"checker --metadata-only on Spark local[2] ({label})", "wall": run["wall"], "cpu": run["cpu"],
+          "rss_mib": rss.get("python", 0.0), "rss_note": f"JVM {jvm:.0f} MiB", "groups": run["groups"], "load": load}
+         for label, run in (("cold: first run, Python workers starting", out["checker"][0]),
+                            ("warm, best of 2 more", min(out["checker"][1:], key=lambda r: r["wall"])))]
 
 
 def main() -> None:

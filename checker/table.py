@@ -18,7 +18,9 @@ Units and what they check:
   exist with the listed length, sequence numbers against the snapshot's, a data file live at
   most once, at most one deletion vector per data file.
 * ``manifest``: the manifest itself (:func:`reference.manifests.check_manifest`: Avro schema,
-  field ids, header keys, counts, sequence numbers, partition summaries).
+  field ids, header keys, counts, sequence numbers, partition summaries), first through the
+  columnar screen (:mod:`checker.columnar`), which certifies a manifest none of whose entries
+  breaks a rule; any other manifest is read record by record.
 * ``data-file`` / ``delete-file``: :mod:`checker.datafiles` (exists, size, Parquet schema and
   types, record count, metrics against the data, partition values), and for deletes that
   they point at live data files and at positions below their record counts; deletion
@@ -767,6 +769,7 @@ def _run_manifest_digest(unit: Unit) -> tuple[list[Finding], LiveDigest | None]:
     record's agreement with the manifest (counts, summaries, inherited values) are reported
     against the manifest list that holds the record. Also the manifest's :class:`LiveDigest`,
     from the same decode."""
+    from iceberg_conformance.checker.columnar import live_digest_columns, screen_manifest
     from iceberg_conformance.reference.manifests import ManifestContext, read_manifest
     from iceberg_conformance.reference.metadata import current_schema, spec_by_id
 
@@ -780,19 +783,26 @@ def _run_manifest_digest(unit: Unit) -> tuple[list[Finding], LiveDigest | None]:
         return [], None  # reported by the snapshot unit
     digest: LiveDigest | None = None
     out: list[Finding] = []
-    for rec in unit.context.get("records") or [{"record": {}, "where": []}]:
-        mf = rec["record"]
-        spec = spec_by_id(doc).get(int(mf.get("partition_spec_id") or 0))
-        orders = doc.get("sort-orders")
-        order_ids = tuple(o["order-id"] for o in orders if isinstance(o, dict) and isinstance(o.get("order-id"), int)) \
-            if isinstance(orders, list) else None
-        ctx = ManifestContext(format_version(doc), current_schema(doc), spec,
-                              mf if "manifest_length" in mf else None, order_ids)
+    records = unit.context.get("records") or [{"record": {}, "where": []}]
+    orders = doc.get("sort-orders")
+    order_ids = tuple(o["order-id"] for o in orders if isinstance(o, dict) and isinstance(o.get("order-id"), int)) \
+        if isinstance(orders, list) else None
+    contexts = [ManifestContext(format_version(doc), current_schema(doc),
+                                spec_by_id(doc).get(int(rec["record"].get("partition_spec_id") or 0)),
+                                rec["record"] if "manifest_length" in rec["record"] else None, order_ids)
+                for rec in records]
+    screened = screen_manifest(local, format_version(doc), contexts)
+    if screened is not None:
+        digest = live_digest_columns(screened.frame)
+    for i, (rec, ctx) in enumerate(zip(records, contexts)):
         where = rec.get("where") or []
-        entries, found = read_manifest(local, ctx.format_version, ctx, lean=True)
-        if digest is None:
-            digest = live_digest(entries)
-        del entries
+        if screened is not None:
+            found = screened.findings[i]
+        else:
+            entries, found = read_manifest(local, ctx.format_version, ctx, lean=True)
+            if digest is None:
+                digest = live_digest(entries)
+            del entries
         for f in found:
             if where and f.location.startswith(RECORD_LOCATION):
                 list_path, index, sid = where[0]

@@ -289,15 +289,16 @@ def _decimal(schema: dict[str, Any], where: str) -> IcebergType:
     return DecimalType(p, sc)
 
 
-def strip_logical_types(schema: AvroSchema) -> AvroSchema:
+def strip_logical_types(schema: AvroSchema, drop: tuple[str, ...] = ("logicalType",)) -> AvroSchema:
     """A copy of ``schema`` without ``logicalType`` annotations, so fastavro returns raw
-    ints and bytes (the Iceberg physical encoding) instead of converting them."""
+    ints and bytes (the Iceberg physical encoding) instead of converting them (``drop``: the
+    attributes left out)."""
     if isinstance(schema, list):
-        return [strip_logical_types(s) for s in schema]
+        return [strip_logical_types(s, drop) for s in schema]
     if isinstance(schema, dict):
-        out = {k: strip_logical_types(v) for k, v in schema.items() if k != "logicalType"}
+        out = {k: strip_logical_types(v, drop) for k, v in schema.items() if k not in drop}
         if out.get("type") == "array" and isinstance(out.get("items"), (dict, list, str)):
-            out["items"] = strip_logical_types(schema["items"])
+            out["items"] = strip_logical_types(schema["items"], drop)
         return out
     return schema
 
@@ -641,6 +642,8 @@ class _Blocks:
     def __init__(self, f: BinaryIO, size: int, body_at: int, sync: bytes, codec: bytes) -> None:
         self.f, self.size, self.pos, self.sync, self.codec = f, size, body_at, sync, codec
         self.offsets: list[int] = []
+        #: the records the blocks read so far declare
+        self.records = 0
         self._buf, self._buf_at = b"", body_at
 
     def _take(self, n: int) -> bytes:
@@ -693,6 +696,7 @@ class _Blocks:
                                     "header's", clause=CLAUSE, where=f"block {n} (near byte {self.pos})")
             body = _bounded_decompress(self.codec, data, where)
             self.offsets.append(at)
+            self.records += count
             yield _zigzag(count) + _zigzag(len(body)) + body + self.sync
             n += 1
 
@@ -731,6 +735,44 @@ def iter_container(path: str) -> tuple[AvroSchema, dict[str, str], Iterable[dict
     shape, the block number, its byte offset and the record for a body that does not decode.
     The file is streamed a block at a time: its memory is bounded by the largest block
     (:data:`MAX_BLOCK_BYTES`, ``avro.size-limit``), never by the file's size."""
+    f, writer_schema, meta, head, blocks = _open_rebuilt(path)
+    try:
+        stream = io.BufferedReader(_Stream(_chain(head, blocks)), _CHUNK)
+        try:
+            reader = fastavro.block_reader(stream)
+        except SpecViolation:
+            raise
+        except Exception as e:  # noqa: BLE001 - fastavro's schema parser raises anything
+            raise SpecViolation("avro.unreadable", f"avro.schema does not parse: {type(e).__name__}: "
+                                f"{str(e)[:200]}", clause=CLAUSE, where="header avro.schema") from None
+    except BaseException:
+        f.close()
+        raise
+    return writer_schema, meta, _records(f, reader, blocks)
+
+
+def container_bytes(path: str, limit: int) -> tuple[AvroSchema, dict[str, str], bytes, int] | None:
+    """(writer schema, header metadata without ``avro.*`` keys, the whole container rebuilt as
+    :func:`iter_container` streams it: codec null, logical types removed from the schema, blocks
+    decompressed and checked, the number of records its blocks declare) for a reader that decodes
+    a container at once, such as a columnar one; field defaults are left out of the schema too (a
+    reader of the writer's schema never uses them, and Polars rejects some). ``None`` when the rebuilt file would exceed ``limit`` bytes (read it as a stream
+    instead). Raises ``SpecViolation`` as :func:`iter_container` does for the header and blocks."""
+    f, writer_schema, meta, head, blocks = _open_rebuilt(path, ("logicalType", "default"))
+    with f:
+        parts, size = [], 0
+        for part in _chain(head, blocks):
+            size += len(part)
+            if size > limit:
+                return None
+            parts.append(part)
+    return writer_schema, meta, b"".join(parts), blocks.records
+
+
+def _open_rebuilt(path: str, drop: tuple[str, ...] = ("logicalType",)
+                  ) -> tuple[BinaryIO, AvroSchema, dict[str, str], bytes, _Blocks]:
+    """The open file, its writer schema and metadata, the rebuilt header (its schema without the
+    attributes in ``drop``) and its blocks."""
     try:
         f = open_regular(path)
     except (OSError, ValueError) as e:  # ValueError: a NUL byte in the path
@@ -752,7 +794,7 @@ def iter_container(path: str) -> tuple[AvroSchema, dict[str, str], Iterable[dict
         # then the blocks as this module decompressed them.
         rebuilt = dict(header)
         try:
-            rebuilt["avro.schema"] = json.dumps(strip_logical_types(writer_schema)).encode()
+            rebuilt["avro.schema"] = json.dumps(strip_logical_types(writer_schema, drop)).encode()
         except (RecursionError, ValueError):
             raise SpecViolation("avro.unreadable", "avro.schema nested too deeply", clause=CLAUSE,
                                 where="header avro.schema") from None
@@ -771,18 +813,10 @@ def iter_container(path: str) -> tuple[AvroSchema, dict[str, str], Iterable[dict
                                 where=f"byte {body_at}")
         head.write(sync)
         blocks = _Blocks(f, size, body_at + 16, sync, codec)
-        stream = io.BufferedReader(_Stream(_chain(head.getvalue(), blocks)), _CHUNK)
-        try:
-            reader = fastavro.block_reader(stream)
-        except SpecViolation:
-            raise
-        except Exception as e:  # noqa: BLE001 - fastavro's schema parser raises anything
-            raise SpecViolation("avro.unreadable", f"avro.schema does not parse: {type(e).__name__}: "
-                                f"{str(e)[:200]}", clause=CLAUSE, where="header avro.schema") from None
     except BaseException:
         f.close()
         raise
-    return writer_schema, meta, _records(f, reader, blocks)
+    return f, writer_schema, meta, head.getvalue(), blocks
 
 
 def _chain(head: bytes, blocks: _Blocks) -> Iterable[bytes]:

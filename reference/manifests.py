@@ -474,25 +474,18 @@ def _check_fields(have: dict[int, tuple[str, AvroSchema]], rows: list[_Row], ver
                 CLAUSE_ENTRIES, path, record, "error" if forbidden else "warning"))
 
 
-def read_manifest(path: str, format_version: int | None = None, context: ManifestContext | None = None,
-                  *, lean: bool = False) -> tuple[list[dict[str, Any]], list[Finding]]:
-    """(decoded entries, findings) of a manifest file. Entries are as stored (``null`` =
-    inherited); :func:`inherit` applies the manifest-list entry. ``format_version`` defaults
-    to the context's, then to the ``format-version`` header, then 1. ``lean``: for callers that
-    want the findings, not the entries' metrics: the metrics maps of the entries returned are
-    left as Avro decoded them (lists of key/value records), which saves converting them."""
-    findings: list[Finding] = []
-    try:
-        writer_schema, meta, records = read_container(path)
-    except SpecViolation as e:
-        return [], [Finding.from_violation(e, path)]
-    version = format_version or (context.format_version if context else None)
+def manifest_header(writer_schema: AvroSchema, meta: dict[str, str], version: int | None, path: str,
+                    findings: list[Finding]) -> tuple[int, _Layout] | None:
+    """The checks of a manifest's header and writer schema, shared by the record reader and the
+    checker's columnar screen: appends their findings, and returns the version the entries are
+    read as with the layout of the writer's fields, or ``None`` when the entries cannot be read."""
     if version is None:
         fv = meta.get("format-version", "1")
         version = int(fv) if fv in ("1", "2", "3") else 1
     if not isinstance(writer_schema, dict) or writer_schema.get("type") != "record":
-        return [], [_finding("manifests.not-a-record", "the Avro schema is not a record", CLAUSE_ENTRIES, path,
-                                 "avro.schema")]
+        findings.append(_finding("manifests.not-a-record", "the Avro schema is not a record", CLAUSE_ENTRIES, path,
+                                 "avro.schema"))
+        return None
     # an older format-version header is believed, except a v1 label on a schema with the sequence
     # numbers v2 added
     own = written_version(meta, version)
@@ -509,12 +502,32 @@ def read_manifest(path: str, format_version: int | None = None, context: Manifes
         layout = _layout(writer_schema, "manifest_entry")
     except SpecViolation as e:
         findings.append(Finding.from_violation(e, path))
-        return [], findings
+        return None
     _check_fields(layout.entry, [(0, "status", IntegerType(), True, 1, 3), (1, "snapshot_id", LongType(), True, 1, 1),
                                  (2, "data_file", StructType(()), True, 1, 3)], version, "manifest_entry", path, findings)
     _check_fields(layout.data_file, _DATA_FILE, version, "data_file", path, findings)
     if any(f.severity == "error" and f.rule in ("manifests.field-id-missing", "avro.union") for f in findings):
+        return None
+    return version, layout
+
+
+def read_manifest(path: str, format_version: int | None = None, context: ManifestContext | None = None,
+                  *, lean: bool = False) -> tuple[list[dict[str, Any]], list[Finding]]:
+    """(decoded entries, findings) of a manifest file. Entries are as stored (``null`` =
+    inherited); :func:`inherit` applies the manifest-list entry. ``format_version`` defaults
+    to the context's, then to the ``format-version`` header, then 1. ``lean``: for callers that
+    want the findings, not the entries' metrics: the metrics maps of the entries returned are
+    left as Avro decoded them (lists of key/value records), which saves converting them."""
+    findings: list[Finding] = []
+    try:
+        writer_schema, meta, records = read_container(path)
+    except SpecViolation as e:
+        return [], [Finding.from_violation(e, path)]
+    opened = manifest_header(writer_schema, meta, format_version or (context.format_version if context else None),
+                             path, findings)
+    if opened is None:
         return [], findings
+    version, layout = opened
     entries = []
     plan = _entry_plan(version, layout, lean)
     in_place = lean and _named_as_spec(plan, layout)
@@ -765,10 +778,12 @@ def _check_bounds(entries: list[dict[str, Any]], columns: dict[str, _Column], pa
     return found
 
 
-def _check_entries(entries: list[dict[str, Any]], version: int, meta: dict[str, str], ptype: StructType,
-                   path: str, context: ManifestContext | None) -> list[Finding]:
-    out: list[Finding] = []
-    content = meta.get("content", "data")
+def entry_schema(version: int, meta: dict[str, str], ptype: StructType, path: str,
+                 context: ManifestContext | None, out: list[Finding]) -> StructType | None:
+    """The table schema a manifest's entries are checked against (the context's, else the
+    manifest's ``schema`` header), after checking the manifest's partition struct against its
+    partition spec (appending those findings to ``out``); shared by the record reader and the
+    checker's columnar screen."""
     schema: StructType | None = None
     schema_json = context.schema if context and context.schema else None
     try:
@@ -817,6 +832,14 @@ def _check_entries(entries: list[dict[str, Any]], version: int, meta: dict[str, 
                                             CLAUSE_ENTRIES, path, "data_file.partition"))
             except (SpecViolation, KeyError, ValueError, TypeError):
                 pass
+    return schema
+
+
+def _check_entries(entries: list[dict[str, Any]], version: int, meta: dict[str, str], ptype: StructType,
+                   path: str, context: ManifestContext | None) -> list[Finding]:
+    out: list[Finding] = []
+    content = meta.get("content", "data")
+    schema = entry_schema(version, meta, ptype, path, context, out)
     by_id = _fields_by_id(schema) if schema is not None else {}
     bounds_found = _check_bounds(entries, _bound_columns(by_id), path) if schema is not None else {}
     for i, e in enumerate(entries):
@@ -964,8 +987,6 @@ def check_against_list_entry(entries: list[dict[str, Any]], mf: dict[str, Any], 
                              meta: dict[str, str], path: str) -> list[Finding]:
     """Counts, content, spec id and partition summaries of a manifest-list entry against the
     entries of the manifest it names."""
-    from .binary import from_bytes, is_minimal_decimal
-
     out: list[Finding] = []
     loc = "manifest_list_entry"
     for status, files_key, rows_key in ((1, "added_files_count", "added_rows_count"),
@@ -999,13 +1020,25 @@ def check_against_list_entry(entries: list[dict[str, Any]], mf: dict[str, Any], 
                                 f"{mf['min_sequence_number']} exceeds the smallest live data sequence number "
                                 f"{min(seqs)}", CLAUSE_LIST, path, loc))
     summaries = mf.get("partitions")
-    if summaries is None:
-        return out
+    if summaries is not None:
+        out.extend(check_summaries(_partition_values(entries, ptype), summaries, ptype, path))
+    return out
+
+
+def check_summaries(columns: list[list[Any]], summaries: list[dict[str, Any]], ptype: StructType,
+                    path: str) -> list[Finding]:
+    """A manifest-list entry's partition summaries against the partition values of its manifest's
+    entries (``columns``: a list of values per partition field; only which values occur matters,
+    so distinct values will do)."""
+    from .binary import from_bytes, is_minimal_decimal
+
+    out: list[Finding] = []
+    loc = "manifest_list_entry"
     if len(summaries) != len(ptype.fields):
         out.append(_finding("manifests.partition-summary", f"{len(summaries)} partition summaries for "
                             f"{len(ptype.fields)} partition fields", CLAUSE_LIST, path, f"{loc}.partitions"))
         return out
-    for (f, values), s in zip(zip(ptype.fields, _partition_values(entries, ptype)), summaries):
+    for (f, values), s in zip(zip(ptype.fields, columns), summaries):
         sloc = f"{loc}.partitions[{f.field_id}]"
         has_null = any(v is None for v in values)
         is_float = isinstance(f.field_type, (FloatType, DoubleType))
