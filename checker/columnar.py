@@ -324,7 +324,8 @@ def _list_entry(frame: _Frame, mf: dict[str, Any], version: int, meta: dict[str,
         chosen = status == s
         if mf.get(files_key) is not None and mf[files_key] != int(np.count_nonzero(chosen)):
             raise _Unsure
-        if mf.get(rows_key) is not None and mf[rows_key] != int(rows[chosen].sum()):
+        # summed as Python ints, exactly as the record reader sums (a NumPy sum could wrap)
+        if mf.get(rows_key) is not None and mf[rows_key] != sum(rows[chosen].tolist()):
             raise _Unsure
     sid, sid_ok = frame.ints("snapshot_id")
     seq, seq_ok = frame.ints("sequence_number")
@@ -496,7 +497,7 @@ def live_digest_columns(frame: _Frame) -> Any:
     d.index = live.tolist()
     for value in dict.fromkeys(c[live].tolist()):
         chosen = live[c[live] == value]
-        d.totals[int(value)] = [len(chosen), int(rows[chosen].sum())]
+        d.totals[int(value)] = [len(chosen), sum(rows[chosen].tolist())]
     deletes = live[c[live] == 1]
     if len(deletes):
         fmt = frame.strings("file_format")

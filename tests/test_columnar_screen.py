@@ -267,3 +267,18 @@ def test_screen_never_certifies_what_the_record_reader_reports(tmp_path: Path, v
         event("not encodable")
         return
     event("certified" if _assert_agrees(p, version, record) is not None else "declined")
+
+
+def test_row_counts_are_summed_without_wrapping(tmp_path: Path) -> None:
+    """Two entries of 2**62 rows each: a manifest-list record claiming the 64-bit wrapped sum of
+    the rows is wrong, and the screen must not certify it."""
+    entries = [_entry(n, 2) for n in range(4)]
+    for e in entries[:2]:
+        e["data_file"]["record_count"] = 2 ** 62
+    record = _list_record(entries, 2)
+    record["added_rows_count"] = sum(e["data_file"]["record_count"] for e in entries) - 2 ** 64
+    path = tmp_path / "m.avro"
+    _write(path, entries, 2)
+    screened, found, _digest = _both(path, 2, record)
+    assert any("manifests.list-counts" in f for f in found)
+    assert screened is None
