@@ -16,7 +16,7 @@ say() { echo "consumers lane [$(( $(date +%s) - start ))s]: $*"; }
 
 if [ -z "${ICEBERG_CONFORMANCE_GOLDEN:-}" ]; then
     say "generating golden tables into $work/golden"
-    python -m iceberg_conformance.suites.spark.generate --out "$work/golden"
+    python -m iceberg_conformance.suites.golden.generate --out "$work/golden"
     export ICEBERG_CONFORMANCE_GOLDEN="$work/golden"
 else
     say "reusing golden tables in $ICEBERG_CONFORMANCE_GOLDEN"
@@ -43,6 +43,6 @@ rc=0
 python -m pytest suites/test_matrix.py -p no:cacheprovider --timeout 900 --timeout-method thread -v -o console_output_style=count \
     --junitxml=report/consumers-junit.xml "$@" || rc=$?
 say "writing report/matrix-consumers.{html,json,md}"
-python -m iceberg_conformance.suites.matrix.report --cells "$work/cells" --golden "$ICEBERG_CONFORMANCE_GOLDEN" --out report
+python -m iceberg_conformance.suites.engines.matrix_report --cells "$work/cells" --golden "$ICEBERG_CONFORMANCE_GOLDEN" --out report
 say "done (pytest exit $rc)"
 exit "$rc"

@@ -17,7 +17,7 @@ A statement is *checked* when at least one of these exercises it:
 * an explicit link in ``links.json`` (``links``: statement id -> rules, vectors, why), for a
   check whose quote is another sentence than the one it enforces;
 * a **golden table** (``links.json`` ``tables``: names registered in
-  :mod:`iceberg_conformance.suites.spark.golden`) whose expected rows per snapshot follow from a
+  :mod:`iceberg_conformance.suites.golden.registry`) whose expected rows per snapshot follow from a
   reader rule (which deletes apply, how missing columns and inherited values are read): every
   reader the kit tests (the reference scan, PyIceberg, DuckDB, Iceberg Java) is compared with
   those rows, so a reader breaking the rule fails there.
@@ -84,7 +84,7 @@ def rules() -> dict[str, dict[str, Any]]:
 
 def vector_quotes() -> dict[str, list[tuple[str, str]]]:
     """Vector case file (path under vectors/) -> its (section, quote) pairs from the current spec."""
-    from iceberg_conformance.suites.vectors import case_files, vectors_root
+    from iceberg_conformance.vectors.cases import case_files, vectors_root
 
     root = vectors_root()
     out: dict[str, list[tuple[str, str]]] = {}
@@ -101,9 +101,7 @@ def vector_quotes() -> dict[str, list[tuple[str, str]]]:
 
 def golden_tables() -> set[str]:
     """Names of the golden tables (``suites/spark``: Spark's and the other producers')."""
-    from iceberg_conformance.suites.spark import golden
-    from iceberg_conformance.suites.spark import tables as _tables  # noqa: F401  (registers the generators)
-    from iceberg_conformance.suites.spark import producers as _producers  # noqa: F401, I001
+    from iceberg_conformance.suites.golden import registry as golden
 
     return set(golden.REGISTRY)
 
@@ -273,7 +271,7 @@ def vector_rows(statements: list[dict[str, Any]]) -> dict[str, set[str]]:
     row's transform (and truncate of the row's type); a bound read back by its length (the
     promoted-bounds table); the type strings and transforms a schema or partition spec JSON case
     serializes."""
-    from iceberg_conformance.suites.vectors import case_files, load_file, vectors_root
+    from iceberg_conformance.vectors.cases import case_files, load_file, vectors_root
 
     rows: dict[str, dict[str, str]] = {}
     for st in statements:
@@ -405,7 +403,7 @@ def problems(statements: list[dict[str, Any]], links: dict[str, Any]) -> list[st
     does not exist, a reason that is not one of :data:`REASONS`, a reason kept for a statement that is
     checked (stale), an unchecked MUST-level statement without a reason."""
     from iceberg_conformance.statements import MUST_LEVELS, REASONS
-    from iceberg_conformance.suites.vectors import case_files, vectors_root
+    from iceberg_conformance.vectors.cases import case_files, vectors_root
 
     ids = all_ids(statements)
     known_rules = set(rules())

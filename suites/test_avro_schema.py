@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from iceberg_conformance.suites.api import AVRO_SCHEMA
-from iceberg_conformance.suites.conformance import run_case, values_equal
+from iceberg_conformance.suites.harness.judge import run_case, values_equal
 
 NAMED = ("record", "fixed", "enum")
 

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from iceberg_conformance.suites.api import BINARY, BOUND
-from iceberg_conformance.suites.conformance import fail, run_case
-from iceberg_conformance.suites.test_value_json import same_value
+from iceberg_conformance.suites.harness.judge import fail, run_case
+from iceberg_conformance.suites.harness.values import same_value
 
 
 @pytest.mark.vectors("binary")

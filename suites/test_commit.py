@@ -22,7 +22,7 @@ import pytest
 
 from iceberg_conformance.reference import commit as c
 from iceberg_conformance.suites.api import COMMIT_RETRY
-from iceberg_conformance.suites.conformance import run_case
+from iceberg_conformance.suites.harness.judge import run_case
 
 
 @pytest.mark.vectors("commit")

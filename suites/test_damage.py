@@ -21,10 +21,12 @@ from typing import Any
 import pytest
 
 from iceberg_conformance.checker.damage import AREAS, DAMAGES, recall_by_area, self_test, write_damaged
+from iceberg_conformance.reference.writer import write_table
+from iceberg_conformance.suites.golden import small_tables as t
+from iceberg_conformance.suites.golden.registry import GOLDEN_ENV
 
 pytestmark = pytest.mark.area("table-check")
 
-GOLDEN_ENV = "ICEBERG_CONFORMANCE_GOLDEN"
 #: golden tables the Spark lane damages: v1; v2 with position deletes; v3 with deletion
 #: vectors (several in one Puffin file where the golden set has it) and statistics; v3 primitives
 GOLDEN = ("v1_partitioned", "v2_merge_on_read", "v2_statistics", "v2_transforms_bucket_truncate",
@@ -40,13 +42,9 @@ _RESULTS: dict[str, dict[str, Any]] = {}
 
 
 def _reference_table(tmp: Path, version: int) -> str:
-    from iceberg_conformance.reference.writer import write_table
-
     md = write_table(str(tmp / f"ref-v{version}"), version)
     if version >= 2:
-        from iceberg_conformance.suites import test_table_check as t  # the delete-file helpers
-
-        md = t._add_deletion_vector(md, [0]) if version >= 3 else t._position_deletes(md, [0])
+        md = t.add_deletion_vector(md, [0]) if version >= 3 else t.add_position_deletes(md, [0])
     return md
 
 
@@ -101,9 +99,7 @@ def test_reference_table_damage_is_reported(version: int, tmp_path: Path, reques
 def test_pyiceberg_table_damage_is_reported(tmp_path: Path, request: pytest.FixtureRequest) -> None:
     pytest.importorskip("pyiceberg", reason="the pyiceberg extra writes this table")
     pytest.importorskip("sqlalchemy", reason="pyiceberg's SqlCatalog needs sqlalchemy")
-    from iceberg_conformance.suites import test_table_check as t
-
-    _run(t._pyiceberg_table(tmp_path), tmp_path / "damaged", "pyiceberg-v2", request)
+    _run(t.write_pyiceberg_table(tmp_path), tmp_path / "damaged", "pyiceberg-v2", request)
 
 
 @pytest.mark.spark

@@ -8,7 +8,7 @@ deletes of an unpartitioned spec, file-scoped deletes) with v3 deletion vectors.
 import pytest
 
 from iceberg_conformance.suites.api import DELETE_PLANNING
-from iceberg_conformance.suites.conformance import run_case
+from iceberg_conformance.suites.harness.judge import run_case
 
 
 @pytest.mark.vectors("delete-planning")

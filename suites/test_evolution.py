@@ -12,7 +12,7 @@ import inspect
 import pytest
 
 from iceberg_conformance.suites.api import EVOLUTION
-from iceberg_conformance.suites.conformance import run_case, unsupported
+from iceberg_conformance.suites.harness.judge import run_case, unsupported
 
 
 @pytest.mark.vectors("schema-evolution")

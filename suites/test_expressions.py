@@ -12,7 +12,7 @@ import json
 import pytest
 
 from iceberg_conformance.suites.api import EXPRESSIONS, MANIFEST_PRUNING, METRICS, PROJECTION, Rejected
-from iceberg_conformance.suites.conformance import fail, run_case, values_equal
+from iceberg_conformance.suites.harness.judge import fail, run_case, values_equal
 
 
 def _canonical(expr):

@@ -11,7 +11,7 @@ source type.
 import pytest
 
 from iceberg_conformance.suites.api import HASH, TRANSFORM
-from iceberg_conformance.suites.conformance import run_case
+from iceberg_conformance.suites.harness.judge import run_case
 
 #: the largest bucket count keeps all 31 bits of the masked hash (only 2^31-1 itself maps to 0)
 BUCKETS = 2147483647

@@ -25,8 +25,8 @@ import pytest
 
 from iceberg_conformance.reference import manifests as ref
 from iceberg_conformance.suites.api import MANIFEST_CHECK, MANIFEST_READ, MANIFEST_WRITE
-from iceberg_conformance.suites.conformance import fail, require, run_case
-from iceberg_conformance.suites.vectors import Case, cases_for
+from iceberg_conformance.suites.harness.judge import fail, require, run_case
+from iceberg_conformance.vectors.cases import Case, cases_for
 
 
 def _sidecar(case: Case) -> dict[str, Any]:

@@ -1,10 +1,10 @@
 """The producer x consumer matrix: every consumer reads every golden table, snapshot by snapshot.
 
-One test per golden table x consumer (:data:`suites.matrix.consumers.CONSUMERS`): every live
+One test per golden table x consumer (:data:`suites.engines.consumers.CONSUMERS`): every live
 snapshot is read and compared, as a multiset of rows in the spec's JSON single-value form, with
 the rows its generator put there. A mismatch fails naming the table, snapshot, consumer and the
 rows that differ. Known bugs and unsupported features of an engine are data
-(``suites/matrix/known-failures-consumers.json``), matched by table, consumer and the digest of
+(``suites/engines/known-failures-consumers.json``), matched by table, consumer and the digest of
 the normalized problems: KNOWN-FAILURE (an xfail) or UNSUPPORTED (a skip) while the engine fails
 exactly so, FAIL when it fails otherwise or no longer fails.
 
@@ -12,7 +12,7 @@ The suite runs when ``$ICEBERG_CONFORMANCE_CONSUMERS`` is set (``all``, or consu
 separated by ``,``): the consumers lane (``tox -e consumers``) sets it, and there an engine that
 is not installed fails. Elsewhere the suite is skipped with that reason. Each test writes its
 cell record into ``$ICEBERG_CONFORMANCE_MATRIX_CELLS`` when set, for the report
-(``python -m iceberg_conformance.suites.matrix.report``).
+(``python -m iceberg_conformance.suites.engines.matrix_report``).
 """
 
 from __future__ import annotations
@@ -24,19 +24,13 @@ from typing import Any, Iterator
 
 import pytest
 
-from iceberg_conformance.suites.matrix import report
-from iceberg_conformance.suites.matrix.consumers import CONSUMERS, Consumer, ReadRequest
-from iceberg_conformance.suites.matrix.harness import Workspace, digest, problem_lines, read_table, schemas_of
-from iceberg_conformance.suites.spark import golden
-from iceberg_conformance.suites.spark import tables as _tables  # noqa: F401  (registers the generators)
-from iceberg_conformance.suites.spark import producers as _producers  # noqa: F401, I001  (after Spark's)
-from iceberg_conformance.suites.spark.readers import ReaderUnavailable
-from iceberg_conformance.suites.test_tables import _load as _load_expected
-from iceberg_conformance.suites.test_tables import golden_dir  # noqa: F401  (fixture)
+from iceberg_conformance.reference.metadata import schema_by_id
+from iceberg_conformance.suites.engines import matrix_report as report
+from iceberg_conformance.suites.engines.consumers import CONSUMERS, Consumer, ReadRequest
+from iceberg_conformance.suites.engines.workspace import Workspace, digest, problem_lines, read_table
+from iceberg_conformance.suites.golden import registry as golden
+from iceberg_conformance.suites.engines.readers import ReaderUnavailable
 
-
-def _load(golden_dir: Path, name: str) -> dict[str, Any]:  # noqa: F811
-    return _load_expected(golden_dir, name, required=True)
 
 ENV = "ICEBERG_CONFORMANCE_CONSUMERS"
 CELLS_ENV = "ICEBERG_CONFORMANCE_MATRIX_CELLS"
@@ -75,7 +69,7 @@ def _plain_params() -> list[Any]:
 
 
 @pytest.fixture(scope="session")
-def workspace(golden_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:  # noqa: F811
+def workspace(golden_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:
     ws = Workspace(golden_dir, tmp_path_factory.mktemp("consumers"))
     yield ws
     ws.close()
@@ -131,9 +125,9 @@ def _unavailable(consumer: str, e: Exception) -> None:
 
 
 @pytest.mark.parametrize(("table", "consumer"), _params())
-def test_consumer_reads_golden_table(golden_dir: Path, workspace: Workspace, table: str, consumer: str) -> None:  # noqa: F811
+def test_consumer_reads_golden_table(golden_dir: Path, workspace: Workspace, table: str, consumer: str) -> None:
     c = CONSUMERS[consumer]
-    doc = _load(golden_dir, table)
+    doc = golden.load_expected(golden_dir, table, required=True)
     try:
         problems, read = read_table(c, workspace, doc)
     except ReaderUnavailable as e:
@@ -145,21 +139,21 @@ def test_consumer_reads_golden_table(golden_dir: Path, workspace: Workspace, tab
 
 
 @pytest.mark.parametrize(("table", "consumer"), _plain_params())
-def test_consumer_reads_plain_paths(golden_dir: Path, workspace: Workspace, table: str, consumer: str) -> None:  # noqa: F811
+def test_consumer_reads_plain_paths(golden_dir: Path, workspace: Workspace, table: str, consumer: str) -> None:
     """A consumer that is given relocated copies is also given the table as written (absolute
     paths without a URI scheme, as Iceberg Java's Hadoop catalog and PyIceberg write them for a
     plain warehouse path): its current snapshot, named by the metadata file's plain path."""
     c = CONSUMERS[consumer]
-    doc = _load(golden_dir, table)
+    doc = golden.load_expected(golden_dir, table, required=True)
     metadata = workspace.table_copy(doc, "plain")   # the golden file, or a copy if the directory moved
     md = golden.read_metadata(metadata)
     snap = next(s for s in doc["snapshots"] if s["snapshot_id"] == md.get("current-snapshot-id"))
     request = ReadRequest(metadata=metadata, location=str(metadata), snapshot_id=snap["snapshot_id"],
-                          schema=schemas_of(md)[snap["schema_id"]], table_metadata=md,
+                          schema=schema_by_id(md)[snap["schema_id"]], table_metadata=md,
                           root=metadata.parents[len(Path(doc["metadata"]).parts) - 1])
     places = workspace.places(doc)
-    from iceberg_conformance.suites.matrix.harness import diff_rows, normalize, normalize_error
-    from iceberg_conformance.suites.spark.readers import canonical_rows
+    from iceberg_conformance.suites.engines.workspace import diff_rows, normalize, normalize_error
+    from iceberg_conformance.suites.engines.readers import canonical_rows
 
     problems: list[dict[str, Any]] = []
     read = 0
@@ -179,10 +173,10 @@ def test_consumer_reads_plain_paths(golden_dir: Path, workspace: Workspace, tabl
     _conclude(table, c, "plain-paths", problems, read, head)
 
 
-def test_capabilities_derived_from_expected_rows(golden_dir: Path) -> None:  # noqa: F811
+def test_capabilities_derived_from_expected_rows(golden_dir: Path) -> None:
     """capabilities.json's tables for "time travel" are the golden tables with two or more live
     snapshots in expected/<name>.json (those derived from features: tests/test_consumer_matrix.py)."""
     cap = next(c for c in report.capabilities() if c["id"] == "time-travel")
     live = [t for t in golden.REGISTRY
-            if sum(1 for s in _load(golden_dir, t)["snapshots"] if not s["expired"]) >= 2]
+            if sum(1 for s in golden.load_expected(golden_dir, t, required=True)["snapshots"] if not s["expired"]) >= 2]
     assert cap["tables"] == live

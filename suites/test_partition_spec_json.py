@@ -9,8 +9,7 @@ and either the spec as written back or the rule it breaks. Top-level keys listed
 import pytest
 
 from iceberg_conformance.suites.api import PARTITION_SPEC_JSON
-from iceberg_conformance.suites.conformance import run_case, values_equal
-from iceberg_conformance.suites.test_schema_json import without_ignored
+from iceberg_conformance.suites.harness.judge import run_case, values_equal, without_ignored
 
 
 @pytest.mark.vectors("partition-spec-json")

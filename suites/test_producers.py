@@ -1,14 +1,14 @@
 """Iceberg Java reads what the other producers wrote: the independent check of the golden tables
-PyIceberg's writer and the reference writer produce (:mod:`suites.spark.producers`).
+PyIceberg's writer and the reference writer produce (:mod:`suites.golden.producers`).
 
 For every such table, Spark 3.5 with Iceberg 1.10.2 loads the table from its metadata file and
 reads every live snapshot (``snapshot-id``); the rows are compared, in the spec's JSON
 single-value form, with the rows the generator put there. Where Iceberg Java cannot read a type
-or feature, ``suites/spark/unsupported-producers.json`` says so with the error it raises: the
+or feature, ``suites/golden/unsupported-producers.json`` says so with the error it raises: the
 test checks that exact error and reports UNSUPPORTED (a skip quoting it); a read that
 succeeds there fails, so the entry is removed the day Java reads the table. Where Iceberg Java
 reads a table wrongly or fails on a valid one (a bug, not a missing type), the table is a known
-failure in ``suites/spark/known-failures-producers.json`` (a strict xfail with the reason, a link
+failure in ``suites/golden/known-failures-producers.json`` (a strict xfail with the reason, a link
 and the spec sentence it breaks: reported KNOWN-FAILURE while it fails, a FAIL the day it passes).
 """
 
@@ -21,11 +21,10 @@ from typing import Any
 
 import pytest
 
-from iceberg_conformance.suites.spark import golden
-from iceberg_conformance.suites.spark import tables as _tables  # noqa: F401  (registers the generators)
-from iceberg_conformance.suites.spark import producers as _producers  # noqa: F401, I001  (after Spark's)
-from iceberg_conformance.suites.spark.readers import canonical_rows
-from iceberg_conformance.suites.test_tables import _load, _schemas, diff_rows, golden_dir  # noqa: F401  (fixture)
+from iceberg_conformance.suites.engines.readers import diff_rows
+from iceberg_conformance.reference.metadata import schema_by_id
+from iceberg_conformance.suites.golden import registry as golden
+from iceberg_conformance.suites.engines.readers import canonical_rows, read_spark
 
 pytestmark = [
     pytest.mark.spark, pytest.mark.area("golden-tables"),
@@ -33,8 +32,8 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
 ]
 
-UNSUPPORTED_FILE = Path(__file__).parent / "spark" / "unsupported-producers.json"
-KNOWN_FILE = Path(__file__).parent / "spark" / "known-failures-producers.json"
+UNSUPPORTED_FILE = Path(__file__).parent / "golden" / "unsupported-producers.json"
+KNOWN_FILE = Path(__file__).parent / "golden" / "known-failures-producers.json"
 OTHER_PRODUCERS = [name for name, t in golden.REGISTRY.items() if t.producer != "spark"]
 
 
@@ -54,52 +53,13 @@ def _unsupported() -> list[dict[str, str]]:
     return data
 
 
-class JavaError(Exception):
-    """An exception of Iceberg Java inside Spark, told by its root cause: py4j's own message
-    names a per-session object id and Spark's wrapper ("INTERNAL_ERROR ... You hit a bug"), which
-    say nothing of what failed and differ from run to run."""
-
-
-def _root_cause(e: BaseException) -> str | None:
-    java = getattr(e, "java_exception", None)
-    if java is None:
-        return None
-    while java.getCause() is not None:
-        java = java.getCause()
-    return f"{java.getClass().getName()}: {java.getMessage()}"
-
-
-def read_spark(metadata: Path, snapshot_id: int, schema: dict[str, Any]) -> list[dict[str, Any]]:
-    """The snapshot's rows as Iceberg Java reads them; timestamps as microseconds since the epoch
-    (``unix_micros`` in the UTC session), so no Python time zone enters."""
-    from iceberg_conformance.suites.spark import session
-
-    spark = session.spark()
-    df = spark.read.format("iceberg").option("snapshot-id", str(snapshot_id)).load(str(metadata))
-    from pyspark.sql import functions as F
-
-    cols = []
-    for f in schema["fields"]:
-        c = F.col(f"`{f['name']}`")
-        if f["type"] in ("timestamp", "timestamptz"):
-            c = F.unix_micros(c.cast("timestamp"))
-        cols.append(c.alias(f["name"]))
-    try:
-        return [r.asDict(recursive=True) for r in df.select(*cols).collect()]
-    except Exception as e:
-        cause = _root_cause(e)
-        if cause is None:
-            raise
-        raise JavaError(cause) from None
-
-
 @pytest.mark.parametrize("table", _other_producers())
-def test_iceberg_java_reads_table_of_other_producer(golden_dir: Path, table: str) -> None:  # noqa: F811
+def test_iceberg_java_reads_table_of_other_producer(golden_dir: Path, table: str) -> None:
     from iceberg_conformance.suites.spark import session
 
-    doc = _load(golden_dir, table)
+    doc = golden.load_expected(golden_dir, table)
     metadata = golden_dir / "warehouse" / doc["metadata"]
-    schemas = _schemas(golden.read_metadata(metadata))
+    schemas = schema_by_id(golden.read_metadata(metadata))
     declared = [u for u in _unsupported() if fnmatch.fnmatchcase(table, u["table"])]
     problems, errors = [], []
     for snap in doc["snapshots"]:
@@ -185,12 +145,12 @@ def _java_generic_rows(metadata: Path, snapshot_id: int, fields: list[tuple[str,
 
 @pytest.mark.parametrize("table", sorted({u["table"] for u in json.loads(
     UNSUPPORTED_FILE.read_text(encoding="utf-8"))["unsupported"]}))
-def test_iceberg_java_generic_reader_reads_table_spark_cannot(golden_dir: Path, table: str) -> None:  # noqa: F811
+def test_iceberg_java_generic_reader_reads_table_spark_cannot(golden_dir: Path, table: str) -> None:
     """Where Spark 3.5 cannot read a v3 type, Iceberg Java's own generic reader
     (``IcebergGenerics``, the same jar, through the JVM) is the independent check."""
-    doc = _load(golden_dir, table)
+    doc = golden.load_expected(golden_dir, table)
     metadata = golden_dir / "warehouse" / doc["metadata"]
-    schemas = _schemas(golden.read_metadata(metadata))
+    schemas = schema_by_id(golden.read_metadata(metadata))
     problems = []
     for snap in doc["snapshots"]:
         schema = schemas[snap["schema_id"]]
@@ -206,11 +166,11 @@ LINEAGE_TABLES = [name for name, t in golden.REGISTRY.items() if "row-lineage-co
 
 
 @pytest.mark.parametrize("table", LINEAGE_TABLES)
-def test_iceberg_java_reads_row_lineage(golden_dir: Path, table: str) -> None:  # noqa: F811
+def test_iceberg_java_reads_row_lineage(golden_dir: Path, table: str) -> None:
     """v3 row lineage as Iceberg Java resolves it (its generic reader projecting ``_row_id`` and
     ``_last_updated_sequence_number``) is the lineage the generator's model states per snapshot:
     ids inherited from first_row_id, and copied or re-inherited where a rewrite moved rows."""
-    doc = _load(golden_dir, table)
+    doc = golden.load_expected(golden_dir, table)
     metadata = golden_dir / "warehouse" / doc["metadata"]
     problems = []
     snaps = [s for s in doc["snapshots"] if "row_lineage" in s]

@@ -13,10 +13,8 @@ from typing import Any
 
 import pytest
 
-from iceberg_conformance.suites.spark import golden
-from iceberg_conformance.suites.spark import tables as _tables  # noqa: F401  (registers the generators)
-from iceberg_conformance.suites.spark import producers as _producers  # noqa: F401, I001  (after Spark's)
-from iceberg_conformance.suites.test_tables import _load, diff_rows
+from iceberg_conformance.suites.engines.readers import diff_rows
+from iceberg_conformance.suites.golden import registry as golden
 
 pytestmark = pytest.mark.area("golden-tables")
 
@@ -25,7 +23,7 @@ OTHER_PRODUCERS = [name for name, t in golden.REGISTRY.items() if t.producer != 
 
 @pytest.fixture(scope="module")
 def written(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    from iceberg_conformance.suites.spark.generate import generate
+    from iceberg_conformance.suites.golden.generate import generate
 
     out = tmp_path_factory.mktemp("producers")
     return out, generate(out, OTHER_PRODUCERS)
@@ -40,7 +38,7 @@ def test_table_of_other_producer_checks_clean_and_reads_as_expected(written: tup
     out, summary = written
     if table in summary["skipped"]:
         pytest.skip(f"{table}: {summary['skipped'][table]}")
-    doc = _load(out, table)
+    doc = golden.load_expected(out, table)
     metadata = out / "warehouse" / doc["metadata"]
     errors = [str(f) for f in check_table(str(metadata)).findings if f.severity == "error"]
     assert not errors, f"{table} ({doc['producer']}): the checker reports errors:\n" + "\n".join(errors)

@@ -47,8 +47,8 @@ from iceberg_conformance.reference.types import (
 )
 from iceberg_conformance.reference.values import to_json, value_to_json
 from iceberg_conformance.suites.api import BINARY, HASH, TRANSFORM, VALUE_JSON, Rejected, Unsupported
-from iceberg_conformance.suites.conformance import unsupported, values_equal
-from iceberg_conformance.suites.test_value_json import same_value
+from iceberg_conformance.suites.harness.judge import unsupported, values_equal
+from iceberg_conformance.suites.harness.values import same_value
 
 CI = settings(
     derandomize=True, max_examples=150, deadline=None, database=None, print_blob=False,

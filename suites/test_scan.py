@@ -1,6 +1,6 @@
 """Scans with filters: what a reader returns for a row filter on the golden tables.
 
-For every golden table, ``suites/spark/filters.json`` lists row filters in the JSON form of
+For every golden table, ``suites/golden/filters.json`` lists row filters in the JSON form of
 ``format/expressions-spec.md``, each with the reason it is a trap for scan planning (pre-1970
 temporal partitions, truncate at its boundaries, buckets, NaN and null, columns renamed, added
 or promoted, partition evolution, position/equality deletes and deletion vectors, v3 defaults).
@@ -23,7 +23,7 @@ a matching row is planned, with every delete file that applies to it and removes
 and none that does not apply; a planned file the partition projection and metrics prove cannot
 match is ADVISORY (pruning missed), never FAIL.
 
-Known reader bugs are data: ``suites/spark/known-failures-scan.json`` (strict xfails: an entry
+Known reader bugs are data: ``suites/engines/known-failures-scan.json`` (strict xfails: an entry
 that starts passing fails). Without golden tables (``$ICEBERG_CONFORMANCE_GOLDEN`` or Spark to
 generate them) the tests SKIP with the reason, like ``suites/test_tables.py``.
 """
@@ -38,17 +38,16 @@ from typing import Any
 
 import pytest
 
+from iceberg_conformance.suites.engines.readers import diff_rows
+from iceberg_conformance.reference.metadata import schema_by_id
 from iceberg_conformance.reference import expressions as ex
 from iceberg_conformance.reference.errors import SpecViolation
 from iceberg_conformance.reference.schema import parse_schema
 from iceberg_conformance.suites.api import Rejected, Unsupported
-from iceberg_conformance.suites.spark import golden
-from iceberg_conformance.suites.spark import tables as _tables  # noqa: F401  (registers the generators)
-from iceberg_conformance.suites.spark import producers as _producers  # noqa: F401, I001  (after Spark's)
-from iceberg_conformance.suites.spark.readers import (
+from iceberg_conformance.suites.golden import registry as golden
+from iceberg_conformance.suites.engines.readers import (
     ReaderUnavailable, Untranslatable, canonical_rows, diff_rows, duckdb_where, read_duckdb,
 )
-from iceberg_conformance.suites.test_tables import _load, _schemas, golden_dir  # noqa: F401  (fixture)
 
 pytestmark = [
     pytest.mark.spark, pytest.mark.area("table-scan"),
@@ -56,8 +55,8 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
 ]
 
-FILTERS_FILE = Path(__file__).parent / "spark" / "filters.json"
-KNOWN_FILE = Path(__file__).parent / "spark" / "known-failures-scan.json"
+FILTERS_FILE = Path(__file__).parent / "golden" / "filters.json"
+KNOWN_FILE = Path(__file__).parent / "engines" / "known-failures-scan.json"
 SCAN_READERS = ("reference", "pyiceberg", "java", "duckdb")
 #: at least this many (table, snapshot, filter) cases, and this share of them selecting a
 #: non-empty proper subset of the snapshot's rows
@@ -176,14 +175,14 @@ def test_filters_file_names_golden_tables_and_parses() -> None:
     assert not problems, "\n".join(problems)
 
 
-def test_filters_make_enough_cases(golden_dir: Path) -> None:  # noqa: F811
+def test_filters_make_enough_cases(golden_dir: Path) -> None:
     """At least MIN_CASES (table, snapshot, filter) cases; every filter binds on some snapshot;
     at least MIN_PROPER_SHARE of the cases select a non-empty proper subset of the rows."""
     cases = proper = 0
     unbound = []
     for table, filters in _filters().items():
-        doc = _load(golden_dir, table)
-        schemas = _schemas(golden.read_metadata(golden_dir / "warehouse" / doc["metadata"]))
+        doc = golden.load_expected(golden_dir, table)
+        schemas = schema_by_id(golden.read_metadata(golden_dir / "warehouse" / doc["metadata"]))
         for f in filters:
             n = 0
             for snap in doc["snapshots"]:
@@ -203,11 +202,11 @@ def test_filters_make_enough_cases(golden_dir: Path) -> None:  # noqa: F811
 
 
 @pytest.mark.parametrize(("table", "filter_id", "reader"), _params())
-def test_scan(golden_dir: Path, table: str, filter_id: str, reader: str) -> None:  # noqa: F811
+def test_scan(golden_dir: Path, table: str, filter_id: str, reader: str) -> None:
     f = next(x for x in _filters()[table] if x["id"] == filter_id)
-    doc = _load(golden_dir, table)
+    doc = golden.load_expected(golden_dir, table)
     metadata = golden_dir / "warehouse" / doc["metadata"]
-    schemas = _schemas(golden.read_metadata(metadata))
+    schemas = schema_by_id(golden.read_metadata(metadata))
     problems, cases = [], 0
     for snap in doc["snapshots"]:
         if snap["expired"]:
@@ -319,16 +318,16 @@ def _judge_plan(truth: dict[str, Any], planned: list[dict[str, Any]]) -> tuple[l
 
 @pytest.mark.area("scan-plan")
 @pytest.mark.parametrize(("table", "filter_id", "planner"), _params("test_plan", PLANNERS))
-def test_plan(golden_dir: Path, table: str, filter_id: str, planner: str) -> None:  # noqa: F811
+def test_plan(golden_dir: Path, table: str, filter_id: str, planner: str) -> None:
     """The planned data files include every file holding a matching row; each carries every
     delete file that applies to it and removes a matching row, and none that does not apply.
     A planned file that the partition projection and metrics prove cannot match is ADVISORY."""
-    from iceberg_conformance.suites.conformance import ADVISORY
+    from iceberg_conformance.suites.harness.judge import ADVISORY
 
     f = next(x for x in _filters()[table] if x["id"] == filter_id)
-    doc = _load(golden_dir, table)
+    doc = golden.load_expected(golden_dir, table)
     metadata = golden_dir / "warehouse" / doc["metadata"]
-    schemas = _schemas(golden.read_metadata(metadata))
+    schemas = schema_by_id(golden.read_metadata(metadata))
     problems, advisories = [], []
     for snap in doc["snapshots"]:
         if snap["expired"]:

@@ -10,15 +10,7 @@ schema does not have them.
 import pytest
 
 from iceberg_conformance.suites.api import SCHEMA_JSON
-from iceberg_conformance.suites.conformance import run_case, values_equal
-
-
-def without_ignored(case, expected, actual):
-    """``actual`` minus the top-level keys the case allows a target to add."""
-    ignore = set(case.extra.get("ignore_keys", ()))
-    if not isinstance(actual, dict) or not isinstance(expected, dict):
-        return actual
-    return {k: v for k, v in actual.items() if k in expected or k not in ignore}
+from iceberg_conformance.suites.harness.judge import run_case, values_equal, without_ignored
 
 
 @pytest.mark.vectors("type-json")

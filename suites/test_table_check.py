@@ -1,7 +1,7 @@
 """The table checker (``checker/``): tables given with ``--table``, and damaged tables.
 
 ``test_table_conforms`` checks every table found under ``--table PATH`` (see
-``suites/plugin_tables.py``); each finding at or above ``--table-fail-on`` fails it.
+``suites/harness/tables_plugin.py``); each finding at or above ``--table-fail-on`` fails it.
 
 The other tests write small tables (with :mod:`reference.writer`, and with pyiceberg), check
 that the undamaged table has no finding, then damage one thing by hand and check that the
@@ -22,7 +22,8 @@ import pytest
 
 from iceberg_conformance.checker.table import Unit, check_table, find_tables, plan_units, run_unit
 from iceberg_conformance.reference.findings import Finding
-from iceberg_conformance.suites.plugin_tables import format_findings
+from iceberg_conformance.suites.golden import small_tables as small
+from iceberg_conformance.suites.harness.tables_plugin import format_findings
 
 pytestmark = pytest.mark.area("table-check")
 
@@ -39,11 +40,6 @@ def test_table_conforms(iceberg_table: str, request: pytest.FixtureRequest) -> N
 
 # --- helpers ---------------------------------------------------------------------------------------
 
-def _write(tmp_path: Path, version: int) -> str:
-    from iceberg_conformance.reference.writer import write_table
-
-    return write_table(str(tmp_path / f"t{version}"), version)
-
 
 def _errors(metadata: str) -> list[Finding]:
     return [f for f in check_table(metadata).findings if f.severity == "error"]
@@ -53,25 +49,13 @@ def _rules(findings: list[Finding]) -> set[str]:
     return {f.rule for f in findings}
 
 
-def _doc(metadata: str) -> dict[str, Any]:
-    with open(metadata, encoding="utf-8") as f:
-        doc: dict[str, Any] = json.load(f)
-    return doc
-
-
-def _current_manifest_list(metadata: str) -> str:
-    doc = _doc(metadata)
-    snap = next(s for s in doc["snapshots"] if s["snapshot-id"] == doc["current-snapshot-id"])
-    return str(snap["manifest-list"])
-
-
 def _rewrite_manifest(metadata: str, change: Callable[[dict[str, Any]], None], index: int = 0) -> str:
     """Rewrite the ``index``-th manifest of the current snapshot with ``change`` applied to its
     first entry (decoded form), and fix its length in every manifest list naming it."""
     from iceberg_conformance.reference import manifests as m
 
-    ml = _current_manifest_list(metadata)
-    version = _doc(metadata)["format-version"]
+    ml = small.current_manifest_list(metadata)
+    version = small.metadata_doc(metadata)["format-version"]
     mfs, _ = m.read_manifest_list(ml, version)
     path = mfs[index]["manifest_path"]
     entries, _ = m.read_manifest(path, version)
@@ -88,8 +72,8 @@ def _fix_lengths(metadata: str, manifest: str, length: int) -> None:
     from iceberg_conformance.reference import manifests as m
     from iceberg_conformance.reference.avro import read_container
 
-    version = _doc(metadata)["format-version"]
-    for snap in _doc(metadata)["snapshots"]:
+    version = small.metadata_doc(metadata)["format-version"]
+    for snap in small.metadata_doc(metadata)["snapshots"]:
         ml = snap["manifest-list"]
         mfs, _ = m.read_manifest_list(ml, version)
         if not any(mf["manifest_path"] == manifest for mf in mfs):
@@ -115,13 +99,13 @@ def _tree_state(root: str) -> dict[str, tuple[str, int]]:
 
 @pytest.mark.parametrize("version", [1, 2, 3])
 def test_reference_written_table_has_no_finding(tmp_path: Path, version: int) -> None:
-    md = _write(tmp_path, version)
+    md = small.write_reference_table(tmp_path, version)
     findings = check_table(md).findings
     assert findings == [], format_findings(findings)
 
 
 def test_check_reads_only(tmp_path: Path) -> None:
-    md = _write(tmp_path, 2)
+    md = small.write_reference_table(tmp_path, 2)
     root = str(tmp_path)
     before = _tree_state(root)
     check_table(md)
@@ -129,8 +113,8 @@ def test_check_reads_only(tmp_path: Path) -> None:
 
 
 def test_table_found_from_directory_and_warehouse(tmp_path: Path) -> None:
-    md2 = _write(tmp_path, 2)
-    md3 = _write(tmp_path, 3)
+    md2 = small.write_reference_table(tmp_path, 2)
+    md3 = small.write_reference_table(tmp_path, 3)
     assert find_tables(str(tmp_path / "t2")) == [md2]
     assert find_tables(md3) == [md3]
     assert find_tables(f"file://{md3}") == [md3]
@@ -140,7 +124,7 @@ def test_table_found_from_directory_and_warehouse(tmp_path: Path) -> None:
 def test_units_are_picklable(tmp_path: Path) -> None:
     import pickle
 
-    md = _write(tmp_path, 2)
+    md = small.write_reference_table(tmp_path, 2)
     units = plan_units(md)
     assert {u.kind for u in units} == {"metadata", "snapshot", "manifest", "data-file"}
     again = pickle.loads(pickle.dumps(units))
@@ -149,7 +133,7 @@ def test_units_are_picklable(tmp_path: Path) -> None:
 
 def test_pyiceberg_written_table_has_no_error(tmp_path: Path) -> None:
     pytest.importorskip("sqlalchemy", reason="pyiceberg's SqlCatalog needs sqlalchemy")
-    md = _pyiceberg_table(tmp_path)
+    md = small.write_pyiceberg_table(tmp_path)
     findings = check_table(md).findings
     errors = [f for f in findings if f.severity == "error"]
     assert errors == [], format_findings(errors)
@@ -157,64 +141,10 @@ def test_pyiceberg_written_table_has_no_error(tmp_path: Path) -> None:
     assert _rules(findings) <= {"manifests.header-schema-id"}, format_findings(findings)
 
 
-def _pyiceberg_table(tmp_path: Path) -> str:
-    import datetime
-    import decimal
-    import uuid
-
-    import pyarrow as pa
-    from pyiceberg.catalog.sql import SqlCatalog
-    from pyiceberg.partitioning import PartitionField, PartitionSpec
-    from pyiceberg.schema import Schema
-    from pyiceberg.transforms import BucketTransform, DayTransform, TruncateTransform
-    from pyiceberg.types import (
-        DecimalType, DoubleType, IntegerType, ListType, LongType, MapType, NestedField, StringType,
-        StructType, TimestamptzType, UUIDType, DateType,
-    )
-
-    wh = tmp_path / "wh"
-    wh.mkdir()
-    cat = SqlCatalog("c", uri=f"sqlite:///{wh}/catalog.db", warehouse=f"file://{wh}")
-    cat.create_namespace("db")
-    schema = Schema(
-        NestedField(1, "id", LongType(), required=True),
-        NestedField(2, "name", StringType()),
-        NestedField(3, "price", DecimalType(9, 2)),
-        NestedField(4, "ts", TimestamptzType()),
-        NestedField(5, "d", DateType()),
-        NestedField(6, "f", DoubleType()),
-        NestedField(7, "tags", ListType(8, StringType(), element_required=False)),
-        NestedField(9, "props", MapType(10, StringType(), 11, IntegerType(), value_required=False)),
-        NestedField(12, "s", StructType(NestedField(13, "a", IntegerType()), NestedField(14, "b", StringType()))),
-        NestedField(15, "u", UUIDType()),
-        NestedField(16, "big", DecimalType(25, 3)),
-    )
-    spec = PartitionSpec(PartitionField(5, 1000, DayTransform(), "d_day"),
-                         PartitionField(1, 1001, BucketTransform(4), "id_bucket"),
-                         PartitionField(2, 1002, TruncateTransform(3), "name_trunc"))
-    t = cat.create_table("db.t", schema, partition_spec=spec, properties={"format-version": "2"})
-    n = 12
-    data = {
-        "id": list(range(n)), "name": [f"name-{i}" if i % 5 else None for i in range(n)],
-        "price": [decimal.Decimal(i) / 4 for i in range(n)],
-        "ts": [datetime.datetime(2024, 1, 1 + i % 3, i % 24, tzinfo=datetime.timezone.utc) for i in range(n)],
-        "d": [datetime.date(2024, 1, 1 + i % 3) for i in range(n)],
-        "f": [float("nan") if i == 3 else i * 1.5 for i in range(n)],
-        "tags": [["a", "b"] if i % 2 else [] for i in range(n)],
-        "props": [[("k", i)] for i in range(n)],
-        "s": [{"a": i, "b": "x"} if i % 4 else None for i in range(n)],
-        "u": [uuid.UUID(int=i).bytes for i in range(n)],
-        "big": [decimal.Decimal(i) * 1000 for i in range(n)],
-    }
-    t.append(pa.Table.from_pydict(data, schema=t.schema().as_arrow()))
-    t.delete("id = 3")
-    return str(t.metadata_location)
-
-
 # --- damaged tables -------------------------------------------------------------------------------
 
 def test_bound_narrower_than_data(tmp_path: Path) -> None:
-    md = _write(tmp_path, 2)
+    md = small.write_reference_table(tmp_path, 2)
 
     def narrow(e: dict[str, Any]) -> None:
         # data holds ids 4..5 in the current manifest; an upper bound of 4 excludes 5
@@ -227,7 +157,7 @@ def test_bound_narrower_than_data(tmp_path: Path) -> None:
 
 
 def test_truncated_string_bounds_are_legitimate(tmp_path: Path) -> None:
-    md = _write(tmp_path, 2)
+    md = small.write_reference_table(tmp_path, 2)
 
     def truncate(e: dict[str, Any]) -> None:
         # values 'd' and 'e': a lower bound '' (empty prefix) and upper bound 'f' still bound them
@@ -239,7 +169,7 @@ def test_truncated_string_bounds_are_legitimate(tmp_path: Path) -> None:
 
 
 def test_wrong_partition_value(tmp_path: Path) -> None:
-    md = _write(tmp_path, 2)
+    md = small.write_reference_table(tmp_path, 2)
 
     def move(e: dict[str, Any]) -> None:
         e["data_file"]["partition"]["1000"] = "2017-11-18"
@@ -254,7 +184,7 @@ def test_wrong_partition_value(tmp_path: Path) -> None:
 def test_manifest_without_field_ids(tmp_path: Path) -> None:
     from iceberg_conformance.reference.avro import read_container, write_container
 
-    md = _write(tmp_path, 2)
+    md = small.write_reference_table(tmp_path, 2)
     path = _rewrite_manifest(md, lambda e: None)
     schema, header, records = read_container(path)
 
@@ -273,8 +203,8 @@ def test_manifest_without_field_ids(tmp_path: Path) -> None:
 
 
 def test_data_file_missing(tmp_path: Path) -> None:
-    md = _write(tmp_path, 2)
-    doc = _doc(md)
+    md = small.write_reference_table(tmp_path, 2)
+    doc = small.metadata_doc(md)
     data = sorted((Path(doc["location"]) / "data").rglob("*.parquet"))[0]
     data.unlink()
     errors = _errors(md)
@@ -283,7 +213,7 @@ def test_data_file_missing(tmp_path: Path) -> None:
 
 
 def test_wrong_file_size(tmp_path: Path) -> None:
-    md = _write(tmp_path, 2)
+    md = small.write_reference_table(tmp_path, 2)
 
     def grow(e: dict[str, Any]) -> None:
         e["data_file"]["file_size_in_bytes"] += 1
@@ -294,7 +224,7 @@ def test_wrong_file_size(tmp_path: Path) -> None:
 
 
 def test_wrong_value_count_and_record_count(tmp_path: Path) -> None:
-    md = _write(tmp_path, 2)
+    md = small.write_reference_table(tmp_path, 2)
 
     def miscount(e: dict[str, Any]) -> None:
         e["data_file"]["null_value_counts"]["2"] = 1
@@ -305,142 +235,24 @@ def test_wrong_value_count_and_record_count(tmp_path: Path) -> None:
     assert {"data.null-value-count", "data.record-count"} <= rules
 
 
-def _newest_data_file(md: str) -> dict[str, Any]:
-    from iceberg_conformance.reference import manifests as m
-
-    version = _doc(md)["format-version"]
-    mfs, _ = m.read_manifest_list(_current_manifest_list(md), version)
-    entries, _ = m.read_manifest(mfs[0]["manifest_path"], version)
-    df: dict[str, Any] = entries[0]["data_file"]
-    return df
-
-
-def _commit_delete_file(md: str, df: dict[str, Any]) -> str:
-    """A new snapshot adding delete file ``df`` (decoded ``data_file`` form) in its own delete
-    manifest; returns the new metadata path (``v4``)."""
-    from iceberg_conformance.reference import manifests as m
-    from iceberg_conformance.reference.avro import read_container
-    from iceberg_conformance.reference.types import StructType, parse_type
-
-    doc = _doc(md)
-    version = doc["format-version"]
-    meta_dir = os.path.dirname(md)
-    ml = _current_manifest_list(md)
-    mfs, _ = m.read_manifest_list(ml, version)
-    seq = doc["last-sequence-number"] + 1
-    sid = 2001
-    base = {"key_metadata": None, "split_offsets": None, "sort_order_id": None, "column_sizes": None,
-            "value_counts": None, "null_value_counts": None, "nan_value_counts": None, "lower_bounds": None,
-            "upper_bounds": None, "equality_ids": None}
-    if version >= 3:
-        base.update({"first_row_id": None, "referenced_data_file": None, "content_offset": None,
-                     "content_size_in_bytes": None})
-    df = dict(base, **df)
-    _, header, _ = read_container(mfs[0]["manifest_path"])
-    header = dict(header, content="deletes")
-    dm_path = os.path.join(meta_dir, f"delete-manifest-{sid}.avro")
-    length = m.write_manifest(dm_path, {"format_version": version, "metadata": header, "entries": [
-        {"status": 1, "snapshot_id": None, "sequence_number": None, "file_sequence_number": None, "data_file": df}]})
-    st = parse_type({"type": "struct", "fields": doc["schemas"][0]["fields"]})
-    assert isinstance(st, StructType)
-    ptype = m.partition_type(doc["partition-specs"][0]["fields"], st)
-    dm = {"manifest_path": dm_path, "manifest_length": length, "partition_spec_id": 0, "content": 1,
-          "sequence_number": seq, "min_sequence_number": seq, "added_snapshot_id": sid, "added_files_count": 1,
-          "existing_files_count": 0, "deleted_files_count": 0, "added_rows_count": df["record_count"],
-          "existing_rows_count": 0, "deleted_rows_count": 0,
-          "partitions": m.summarize([{"status": 1, "data_file": df}], ptype), "key_metadata": None}
-    if version >= 3:
-        dm["first_row_id"] = None
-    list_path = os.path.join(meta_dir, f"snap-{sid}.avro")
-    _, list_header, _ = read_container(ml)
-    list_header = dict(list_header, **{"snapshot-id": str(sid), "parent-snapshot-id": str(doc["current-snapshot-id"]),
-                                       "sequence-number": str(seq)})
-    if version >= 3:
-        list_header["first-row-id"] = str(doc["next-row-id"])
-    m.write_manifest_list(list_path, {"format_version": version, "metadata": list_header, "manifests": [dm] + mfs})
-    snap = {"snapshot-id": sid, "parent-snapshot-id": doc["current-snapshot-id"], "sequence-number": seq,
-            "timestamp-ms": doc["last-updated-ms"] + 1, "manifest-list": list_path,
-            "summary": {"operation": "delete", "added-delete-files": "1"}, "schema-id": 0}
-    if version >= 3:
-        snap.update({"first-row-id": doc["next-row-id"], "added-rows": 0})
-    doc["snapshots"].append(snap)
-    doc["snapshot-log"].append({"timestamp-ms": snap["timestamp-ms"], "snapshot-id": sid})
-    doc["current-snapshot-id"] = sid
-    doc["refs"] = {"main": {"snapshot-id": sid, "type": "branch"}}
-    doc["last-sequence-number"] = seq
-    doc["last-updated-ms"] = snap["timestamp-ms"]
-    out = os.path.join(meta_dir, "v4.metadata.json")
-    with open(out, "w", encoding="utf-8") as f:
-        json.dump(doc, f, indent=2)
-    with open(os.path.join(meta_dir, "version-hint.text"), "w", encoding="utf-8") as f:
-        f.write("4")
-    return out
-
-
-def _add_deletion_vector(md: str, positions: list[int], record_count: int | None = None) -> str:
-    """A new snapshot on a v3 table of :mod:`reference.writer` deleting ``positions`` of the
-    current snapshot's newest data file with a deletion vector; returns the new metadata path."""
-    from iceberg_conformance.reference.puffin import deletion_vector_blob, read_puffin, write_puffin
-
-    target = _newest_data_file(md)
-    puffin_path = os.path.join(_doc(md)["location"], "data", "dv-1.puffin")
-    with open(puffin_path, "wb") as f:
-        f.write(write_puffin([deletion_vector_blob(positions, target["file_path"])]))
-    blob = read_puffin(puffin_path).metadata.blobs[0]
-    unique = sorted(set(positions))
-    return _commit_delete_file(md, {
-        "content": 1, "file_path": puffin_path, "file_format": "PUFFIN", "partition": target["partition"],
-        "record_count": len(unique) if record_count is None else record_count,
-        "file_size_in_bytes": os.path.getsize(puffin_path), "referenced_data_file": target["file_path"],
-        "content_offset": blob.offset, "content_size_in_bytes": blob.length})
-
-
-def _add_parquet_deletes(md: str, content: int, rows: dict[str, list[Any]], types: dict[str, Any],
-                         equality_ids: list[int] | None = None) -> str:
-    """A new snapshot with a Parquet position (content 1) or equality (content 2) delete file in
-    the newest data file's partition; ``types`` maps column name to (Arrow type, field id)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    target = _newest_data_file(md)
-    path = os.path.join(_doc(md)["location"], "data", f"deletes-{content}.parquet")
-    schema = pa.schema([pa.field(n, t, nullable=False, metadata={b"PARQUET:field_id": str(fid).encode()})
-                        for n, (t, fid) in types.items()])
-    pq.write_table(pa.table(rows, schema=schema), path)
-    df: dict[str, Any] = {"content": content, "file_path": path, "file_format": "PARQUET",
-                          "partition": target["partition"], "record_count": len(next(iter(rows.values()))),
-                          "file_size_in_bytes": os.path.getsize(path)}
-    if equality_ids is not None:
-        df["equality_ids"] = equality_ids
-    return _commit_delete_file(md, df)
-
-
-def _position_deletes(md: str, positions: list[int]) -> str:
-    import pyarrow as pa
-
-    target = _newest_data_file(md)["file_path"]
-    return _add_parquet_deletes(md, 1, {"file_path": [target] * len(positions), "pos": positions},
-                                {"file_path": (pa.string(), 2147483546), "pos": (pa.int64(), 2147483545)})
-
-
 def test_position_deletes_apply_and_check_clean(tmp_path: Path) -> None:
     from iceberg_conformance.reference.scan import scan
 
     # the newest data file of the reference writer's table holds ids 4, 5 at positions 0, 1
-    md = _position_deletes(_write(tmp_path, 2), [1])
+    md = small.add_position_deletes(small.write_reference_table(tmp_path, 2), [1])
     findings = check_table(md).findings
     assert findings == [], format_findings(findings)
     assert sorted(r["id"] for r in scan(md)) == [1, 2, 3, 4]
 
 
 def test_position_delete_past_record_count(tmp_path: Path) -> None:
-    md = _position_deletes(_write(tmp_path, 2), [1, 9])
+    md = small.add_position_deletes(small.write_reference_table(tmp_path, 2), [1, 9])
     errors = _errors(md)
     assert _rules(errors) == {"deletes.position-out-of-range"}, format_findings(errors)
 
 
 def test_position_deletes_unsorted(tmp_path: Path) -> None:
-    md = _position_deletes(_write(tmp_path, 2), [1, 0])
+    md = small.add_position_deletes(small.write_reference_table(tmp_path, 2), [1, 0])
     errors = _errors(md)
     assert _rules(errors) == {"deletes.position-order"}, format_findings(errors)
 
@@ -451,7 +263,7 @@ def test_equality_deletes_apply_to_older_data_only(tmp_path: Path) -> None:
     from iceberg_conformance.reference.scan import scan
 
     # deleting data = 'e' (id 5) by equality; the delete's sequence number is newer than the file's
-    md = _add_parquet_deletes(_write(tmp_path, 2), 2, {"data": ["e"]}, {"data": (pa.string(), 2)}, [2])
+    md = small.add_parquet_deletes(small.write_reference_table(tmp_path, 2), 2, {"data": ["e"]}, {"data": (pa.string(), 2)}, [2])
     findings = check_table(md).findings
     assert findings == [], format_findings(findings)
     assert sorted(r["id"] for r in scan(md)) == [1, 2, 3, 4]
@@ -463,13 +275,13 @@ def test_equality_delete_names_a_field_the_file_lacks(tmp_path: Path) -> None:
     import pyarrow as pa
 
     # equality_ids [2, 1]: the delete file holds field 2 (data) only
-    md = _add_parquet_deletes(_write(tmp_path, 2), 2, {"data": ["e"]}, {"data": (pa.string(), 2)}, [2, 1])
+    md = small.add_parquet_deletes(small.write_reference_table(tmp_path, 2), 2, {"data": ["e"]}, {"data": (pa.string(), 2)}, [2, 1])
     errors = _errors(md)
     assert _rules(errors) == {"deletes.equality-field-missing"}, format_findings(errors)
 
 
 def test_deletion_vector_within_record_count(tmp_path: Path) -> None:
-    md = _add_deletion_vector(_write(tmp_path, 3), [0])
+    md = small.add_deletion_vector(small.write_reference_table(tmp_path, 3), [0])
     findings = check_table(md).findings
     assert findings == [], format_findings(findings)
     from iceberg_conformance.reference.scan import scan
@@ -478,19 +290,19 @@ def test_deletion_vector_within_record_count(tmp_path: Path) -> None:
 
 
 def test_deletion_vector_past_record_count(tmp_path: Path) -> None:
-    md = _add_deletion_vector(_write(tmp_path, 3), [0, 7])
+    md = small.add_deletion_vector(small.write_reference_table(tmp_path, 3), [0, 7])
     errors = _errors(md)
     assert _rules(errors) == {"dv.position-out-of-range"}, format_findings(errors)
 
 
 def test_deletion_vector_cardinality_disagrees(tmp_path: Path) -> None:
-    md = _add_deletion_vector(_write(tmp_path, 3), [0, 1], record_count=3)
+    md = small.add_deletion_vector(small.write_reference_table(tmp_path, 3), [0, 1], record_count=3)
     errors = _errors(md)
     assert "dv.manifest-record-count" in _rules(errors), format_findings(errors)
 
 
 def test_unit_of_unknown_file_reports_finding(tmp_path: Path) -> None:
-    md = _write(tmp_path, 2)
+    md = small.write_reference_table(tmp_path, 2)
     unit = Unit("data-file", md, str(tmp_path / "nowhere.parquet"),
                 {"records": [{"entry": {"data_file": {"file_path": str(tmp_path / "nowhere.parquet"),
                                                       "file_format": "PARQUET", "record_count": 1,
@@ -503,7 +315,7 @@ def test_unit_of_unknown_file_reports_finding(tmp_path: Path) -> None:
 def test_cli_exit_codes_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from iceberg_conformance.checker.cli import main
 
-    md = _write(tmp_path, 2)
+    md = small.write_reference_table(tmp_path, 2)
     assert main([md, "--quiet"]) == 0
     capsys.readouterr()
     assert main([str(tmp_path / "missing"), "--quiet"]) == 2
@@ -518,8 +330,8 @@ def test_cli_exit_codes_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def test_truncated_file_is_a_finding_not_a_crash(tmp_path: Path, victim: str) -> None:
     from iceberg_conformance.reference import manifests as m
 
-    md = _write(tmp_path, 2)
-    ml = _current_manifest_list(md)
+    md = small.write_reference_table(tmp_path, 2)
+    ml = small.current_manifest_list(md)
     path = {"metadata": md, "manifest-list": ml,
             "manifest": m.read_manifest_list(ml, 2)[0][0]["manifest_path"]}[victim]
     with open(path, "r+b") as f:

@@ -1,31 +1,29 @@
 """Readers conform on golden tables written by Iceberg Java (Spark 3.5, Iceberg 1.10.2).
 
-The golden tables (``suites/spark/tables.py``) are generated once per session into a temp dir
-(or taken from ``$ICEBERG_CONFORMANCE_GOLDEN``, a directory ``python -m iceberg_conformance.suites.spark.generate``
+The golden tables (``suites/golden/spark_tables.py``) are generated once per session into a temp dir
+(or taken from ``$ICEBERG_CONFORMANCE_GOLDEN``, a directory ``python -m iceberg_conformance.suites.golden.generate``
 wrote). For every table and every reader (pyiceberg ``StaticTable``, DuckDB ``iceberg_scan``,
 the kit's ``reference.scan``), every live snapshot is read and compared, as a multiset of rows
 in the spec's JSON single-value form, with the rows the generator put there. Mismatches fail
 with a diff per snapshot. Without Spark/Java the tests SKIP with the reason.
 
-Known reader bugs are data: ``suites/spark/known-failures-readers.json`` (strict xfails).
+Known reader bugs are data: ``suites/engines/known-failures-readers.json`` (strict xfails).
 """
 
 from __future__ import annotations
 
 import fnmatch
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from iceberg_conformance.suites.spark import golden
-from iceberg_conformance.suites.spark import tables as _tables  # noqa: F401  (registers the generators)
-from iceberg_conformance.suites.spark import producers as _producers  # noqa: F401, I001  (after Spark's)
-from iceberg_conformance.suites.spark.readers import (  # noqa: F401  (diff_rows: used by test_producers)
+from iceberg_conformance.reference.metadata import schema_by_id
+from iceberg_conformance.suites.engines.readers import (
     JSON_READERS, READERS, ReaderUnavailable, canonical_rows, diff_rows,
 )
+from iceberg_conformance.suites.golden import registry as golden
 
 pytestmark = [
     pytest.mark.spark, pytest.mark.area("golden-tables"),
@@ -34,8 +32,7 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
 ]
 
-GOLDEN_ENV = "ICEBERG_CONFORMANCE_GOLDEN"
-KNOWN_FILE = Path(__file__).parent / "spark" / "known-failures-readers.json"
+KNOWN_FILE = Path(__file__).parent / "engines" / "known-failures-readers.json"
 
 
 def _known() -> list[dict[str, str]]:
@@ -57,51 +54,13 @@ def _params() -> list[Any]:
     return out
 
 
-@pytest.fixture(scope="session")
-def golden_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    given = os.environ.get(GOLDEN_ENV)
-    if given:
-        path = Path(given)
-        if not (path / "expected").is_dir():
-            pytest.fail(f"${GOLDEN_ENV}={given} has no expected/ directory "
-                        "(write one with: python -m iceberg_conformance.suites.spark.generate --out DIR)", pytrace=False)
-        return path
-    from iceberg_conformance.suites.spark import session
-    from iceberg_conformance.suites.spark.generate import generate
-
-    out = tmp_path_factory.mktemp("golden")
-    try:
-        generate(out)
-    except session.SparkUnavailable as e:
-        pytest.skip(f"golden tables need Spark with Iceberg: {e}")
-    return out
-
-
-def _load(golden_dir: Path, name: str, required: bool = False) -> dict[str, Any]:
-    """The expected contents of a golden table. A table the golden directory lacks skips, or
-    fails when ``required`` (the consumer matrix: a table left out would look complete)."""
-    path = golden_dir / "expected" / f"{name}.json"
-    if not path.is_file():
-        why = f"{path} is missing: the golden directory was generated without {name}"
-        if required:
-            pytest.fail(f"{why} (python -m iceberg_conformance.suites.spark.generate --out DIR writes every table)",
-                        pytrace=False)
-        pytest.skip(why)
-    doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return doc
-
-
-def _schemas(md: dict[str, Any]) -> dict[int, dict[str, Any]]:
-    return {s["schema-id"]: s for s in md.get("schemas", [])} or {md["schema"].get("schema-id", 0): md["schema"]}
-
-
 @pytest.mark.parametrize(("table", "reader"), _params())
 def test_reader_reads_golden_table(golden_dir: Path, table: str, reader: str) -> None:
-    doc = _load(golden_dir, table)
+    doc = golden.load_expected(golden_dir, table)
     warehouse = golden_dir / "warehouse"
     metadata = warehouse / doc["metadata"]
     md = golden.read_metadata(metadata)
-    schemas = _schemas(md)
+    schemas = schema_by_id(md)
     problems = []
     for snap in doc["snapshots"]:
         if snap["expired"]:
@@ -137,7 +96,7 @@ def test_reference_reads_row_lineage(golden_dir: Path, table: str) -> None:
     the same in suites/test_producers.py)."""
     from iceberg_conformance.reference.scan import scan
 
-    doc = _load(golden_dir, table)
+    doc = golden.load_expected(golden_dir, table)
     metadata = golden_dir / "warehouse" / doc["metadata"]
     keys = ("id", "_row_id", "_last_updated_sequence_number")
     problems = []
@@ -171,7 +130,7 @@ def _manifest_entries(warehouse: Path, md: dict[str, Any]) -> list[dict[str, Any
 @pytest.mark.parametrize("table", list(golden.REGISTRY))
 def test_golden_table_has_its_features(golden_dir: Path, table: str) -> None:
     """A golden table whose writer silently did something else would test nothing."""
-    doc = _load(golden_dir, table)
+    doc = golden.load_expected(golden_dir, table)
     warehouse = golden_dir / "warehouse"
     md = golden.read_metadata(warehouse / doc["metadata"])
     features = set(doc["features"])
@@ -360,7 +319,7 @@ def _checker() -> Any:
 def test_checker_finds_no_errors_in_golden_table(golden_dir: Path, table: str) -> None:
     """Tables Iceberg Java wrote are valid: the checker may warn, but reports no error."""
     checker_table = _checker()
-    doc = _load(golden_dir, table)
+    doc = golden.load_expected(golden_dir, table)
     result = checker_table.check_table(str(golden_dir / "warehouse" / doc["metadata"]))
     errors = [str(f) for f in result.findings if f.severity == "error"]
     assert not errors, f"{table}: the checker reports errors on a table Iceberg Java wrote:\n" + "\n".join(errors)
@@ -374,7 +333,7 @@ def test_columnar_screen_agrees_on_golden_table(golden_dir: Path, table: str) ->
     pytest.importorskip("polars", reason="the columnar screen decodes with Polars (a dependency of the kit)")
     from iceberg_conformance.checker.columnar import screen_agreement
 
-    doc = _load(golden_dir, table)
+    doc = golden.load_expected(golden_dir, table)
     got = screen_agreement(str(golden_dir / "warehouse" / doc["metadata"]))
     assert not got.differ, f"{table}: the screen and the record reader disagree:\n" + "\n".join(got.differ)
     assert not got.declined, f"{table}: manifests left to the record reader:\n" + "\n".join(got.declined)
@@ -387,7 +346,7 @@ def test_checker_on_spark_equals_local_run(golden_dir: Path) -> None:
     from iceberg_conformance.suites.spark import session
     from iceberg_conformance.suites.spark.distributed import check_table_on_spark
 
-    doc = _load(golden_dir, "v3_deletion_vectors")
+    doc = golden.load_expected(golden_dir, "v3_deletion_vectors")
     metadata = str(golden_dir / "warehouse" / doc["metadata"])
     try:
         remote = check_table_on_spark(metadata)

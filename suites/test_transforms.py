@@ -9,8 +9,8 @@ import re
 import pytest
 
 from iceberg_conformance.suites.api import TRANSFORM
-from iceberg_conformance.suites.conformance import run_case, values_equal
-from iceberg_conformance.suites.values import same_value
+from iceberg_conformance.suites.harness.judge import run_case, values_equal
+from iceberg_conformance.suites.harness.values import same_value
 
 
 def _same_type(expected, actual):
@@ -27,7 +27,7 @@ def _same_value(case):
     """Results compare as JSON values; this suite judges what the transform computed, not how
     the result is spelled (the value-json vectors judge spelling). So hex strings of
     binary/fixed results ignore letter case, and an identity result, whose type is the source
-    type, compares by meaning (:func:`iceberg_conformance.suites.values.same_value`: a
+    type, compares by meaning (:func:`iceberg_conformance.suites.harness.values.same_value`: a
     timestamp written with a zero fraction dropped is the same instant)."""
     transform = case.input["transform"].split("[")[0]
     hex_result = isinstance(case.input.get("type"), str) and _HEX_TYPES.fullmatch(case.input["type"]) \

@@ -6,7 +6,7 @@ writes it back; the result must equal ``expected``, or the target must refuse th
 Written-back values are compared *by meaning* where the spec allows more than one spelling
 (times and timestamps by instant with any number of fraction digits up to the type's precision,
 floats by their binary value, hex case-insensitively, structs by field id, WKT token by token): see
-:func:`iceberg_conformance.suites.values.same_value` (plain Python, no use of ``reference/``).
+:func:`iceberg_conformance.suites.harness.values.same_value` (plain Python, no use of ``reference/``).
 Decimal, date and uuid strings are compared exactly: the spec fixes their spelling.
 """
 
@@ -17,8 +17,8 @@ import json
 import pytest
 
 from iceberg_conformance.suites.api import VALUE_JSON
-from iceberg_conformance.suites.conformance import fail, run_case
-from iceberg_conformance.suites.values import same_value
+from iceberg_conformance.suites.harness.judge import fail, run_case
+from iceberg_conformance.suites.harness.values import same_value
 
 
 @pytest.mark.vectors("value-json")
@@ -31,7 +31,7 @@ def test_value_json(target, case):
         return
     if not same_value(t, case.expected, actual):
         fail(case, target.name, "the value written back differs from the expected value "
-             "(compared by meaning, see suites/values.py)", expected=case.expected, actual=actual)
+             "(compared by meaning, see suites/harness/values.py)", expected=case.expected, actual=actual)
     # the written value is JSON: it survives json.dumps (no Decimal, bytes, datetime objects)
     try:
         json.dumps(actual)

@@ -409,7 +409,7 @@ def make_tables(work: Path) -> list[tuple[str, str, list[str]]]:
     """A v2 table with position deletes and a v3 table with a deletion vector (reference writer)."""
     sys.path.insert(0, str(ROOT))
     from iceberg_conformance.reference.writer import write_table
-    from suites.test_table_check import _add_deletion_vector, _position_deletes
+    from iceberg_conformance.suites.golden.small_tables import add_deletion_vector, add_position_deletes
 
     out = []
     for version in (2, 3):
@@ -417,7 +417,7 @@ def make_tables(work: Path) -> list[tuple[str, str, list[str]]]:
         if d.exists():
             shutil.rmtree(d)
         md = write_table(str(d), version)
-        md = _position_deletes(md, [0]) if version == 2 else _add_deletion_vector(md, [1])
+        md = add_position_deletes(md, [0]) if version == 2 else add_deletion_vector(md, [1])
         files = sorted(str(p) for p in d.rglob("*") if p.is_file() and not p.name.endswith(".crc"))
         out.append((str(d), md, files))
     return out

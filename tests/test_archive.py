@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from iceberg_conformance.suites import consume_archive
-from iceberg_conformance.suites.archive import build_archive
-from iceberg_conformance.suites.vectors import vectors_version
+from iceberg_conformance.vectors import consume as consume_archive
+from iceberg_conformance.vectors.archive import build_archive
+from iceberg_conformance.vectors.cases import vectors_version
 
 
 def _extract(tmp_path: Path) -> Path:

@@ -15,7 +15,7 @@ def test_check_from_another_directory(tmp_path: Path) -> None:
     md = write_table(str(tmp_path / "t"), 3)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    run = subprocess.run([sys.executable, "-m", "iceberg_conformance.suites", "check", md, "--json", "--quiet"],
+    run = subprocess.run([sys.executable, "-m", "iceberg_conformance", "check", md, "--json", "--quiet"],
                          cwd=elsewhere, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     report = json.loads(run.stdout)

@@ -14,15 +14,13 @@ from typing import Any
 
 import pytest
 
-from iceberg_conformance.suites.matrix import report
-from iceberg_conformance.suites.matrix.consumers import CONSUMERS, Consumer, ReadRequest
-from iceberg_conformance.suites.matrix.harness import (
+from iceberg_conformance.suites.engines import matrix_report as report
+from iceberg_conformance.suites.engines.consumers import CONSUMERS, Consumer, ReadRequest
+from iceberg_conformance.suites.engines.workspace import (
     HttpServer, Workspace, digest, normalize_error, pinned, problem_lines, read_table,
 )
-from iceberg_conformance.suites.spark import golden
-from iceberg_conformance.suites.spark import tables as _tables  # noqa: F401  (registers the generators)
-from iceberg_conformance.suites.spark import producers as _producers  # noqa: F401, I001
-from iceberg_conformance.suites.spark.readers import diff_rows
+from iceberg_conformance.suites.golden import registry as golden
+from iceberg_conformance.suites.engines.readers import diff_rows
 
 BUG = {"consumer": "duckdb", "table": "ref_v*_equality_deletes", "kind": "bug", "capabilities": ["equality-deletes"],
        "reason": "applies a partition's delete to another partition", "upstream": "none exists yet", "digest": "0123456789abcdef"}

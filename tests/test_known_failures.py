@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from iceberg_conformance.suites.targets import KnownFailure
-from iceberg_conformance.suites.vectors import MUST, SHOULD, cases_for
+from iceberg_conformance.vectors.cases import MUST, SHOULD, cases_for
 from tests.spec_text import normalize, spec_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,7 +59,7 @@ def conformance_ids() -> dict[str, str]:
             level = next((m.args[0] for m in marks if m.name == "level"), None)
             if cases is None:
                 out[name] = level or MUST
-            else:   # a test marked level("should") lowers its cases (suites/plugin.py)
+            else:   # a test marked level("should") lowers its cases (suites/harness/plugin.py)
                 out.update({f"{name}: {c.id}": SHOULD if level == SHOULD else c.level for c in cases})
     return out
 

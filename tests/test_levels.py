@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from iceberg_conformance.suites.vectors import vectors_root
+from iceberg_conformance.vectors.cases import vectors_root
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from iceberg_conformance.checker.table import check_table
-from iceberg_conformance.suites import test_table_check as t
+from iceberg_conformance.suites.golden import small_tables as t
 
 
 def _field(name: str, typ: Any, fid: int, nullable: bool = False) -> pa.Field:
@@ -24,9 +24,9 @@ def _field(name: str, typ: Any, fid: int, nullable: bool = False) -> pa.Field:
 
 
 def _with_rows(tmp_path: Path, rows: list[dict[str, Any] | None], data_id: int = 2) -> str:
-    md = t._write(tmp_path, 2)
-    target = t._newest_data_file(md)
-    path = os.path.join(t._doc(md)["location"], "data", "deletes-rows.parquet")
+    md = t.write_reference_table(tmp_path, 2)
+    target = t.newest_data_file(md)
+    path = os.path.join(t.metadata_doc(md)["location"], "data", "deletes-rows.parquet")
     row_type = pa.struct([_field("id", pa.int64(), 1), _field("data", pa.string(), data_id, True)])
     schema = pa.schema([_field("file_path", pa.string(), 2147483546), _field("pos", pa.int64(), 2147483545),
                         _field("row", row_type, 2147483544, nullable=any(r is None for r in rows))])
@@ -35,7 +35,7 @@ def _with_rows(tmp_path: Path, rows: list[dict[str, Any] | None], data_id: int =
                             schema=schema), path)
     df = {"content": 1, "file_path": path, "file_format": "PARQUET", "partition": target["partition"],
           "record_count": n, "file_size_in_bytes": os.path.getsize(path)}
-    return str(t._commit_delete_file(md, df))
+    return str(t.commit_delete_file(md, df))
 
 
 def _errors(md: str) -> set[str]:
@@ -63,12 +63,12 @@ def test_every_delete_row_has_its_values(tmp_path: Path, rows: list[dict[str, An
     ({"upper_bounds": {"2147483545": (0).to_bytes(8, "little").hex()}}, "data.upper-bound"),
 ], ids=["counts all deletes", "counts one of two", "lower bound above a position", "upper bound below one"])
 def test_delete_file_metrics_cover_every_deleted_row(tmp_path: Path, metrics: dict[str, Any], rule: str | None) -> None:
-    md = t._write(tmp_path, 2)
-    target = t._newest_data_file(md)
-    path = os.path.join(t._doc(md)["location"], "data", "deletes-metrics.parquet")
+    md = t.write_reference_table(tmp_path, 2)
+    target = t.newest_data_file(md)
+    path = os.path.join(t.metadata_doc(md)["location"], "data", "deletes-metrics.parquet")
     schema = pa.schema([_field("file_path", pa.string(), 2147483546), _field("pos", pa.int64(), 2147483545)])
     pq.write_table(pa.table({"file_path": [target["file_path"]] * 2, "pos": [0, 1]}, schema=schema), path)
     df = {"content": 1, "file_path": path, "file_format": "PARQUET", "partition": target["partition"],
           "record_count": 2, "file_size_in_bytes": os.path.getsize(path), **metrics}
-    found = _errors(str(t._commit_delete_file(md, df)))
+    found = _errors(str(t.commit_delete_file(md, df)))
     assert found == ({rule} if rule else set())

@@ -17,8 +17,8 @@ from iceberg_conformance.reference.schema import parse_schema
 from iceberg_conformance.reference.transforms import VoidTransform
 from iceberg_conformance.reference.types import DateType
 from iceberg_conformance.reference.values import value_from_json
-from iceberg_conformance.suites.test_residuals import sound, tight
-from iceberg_conformance.suites.vectors import Case, cases_for
+from iceberg_conformance.suites.harness.residuals import sound, tight
+from iceberg_conformance.vectors.cases import Case, cases_for
 
 CASES = [c for c in cases_for("residual") if not c.expects_error]
 IDS = [c.description for c in CASES]

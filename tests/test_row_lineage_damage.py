@@ -22,9 +22,8 @@ RULES = ["manifests.first-row-id-changed", "snapshot.manifest-first-row-id-kept"
 
 @pytest.fixture(scope="module")
 def lineage_table(tmp_path_factory: pytest.TempPathFactory) -> str:
-    from iceberg_conformance.suites.spark import golden
-    from iceberg_conformance.suites.spark import producers as _producers  # noqa: F401  (registers it)
-    from iceberg_conformance.suites.spark.generate import generate
+    from iceberg_conformance.suites.golden import registry as golden
+    from iceberg_conformance.suites.golden.generate import generate
 
     out = tmp_path_factory.mktemp("lineage")
     summary = generate(out, ["ref_v3_row_lineage"])

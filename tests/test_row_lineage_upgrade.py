@@ -101,8 +101,7 @@ def test_table_created_as_v3_is_not_judged(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def upgraded_table(tmp_path_factory: pytest.TempPathFactory) -> str:
     """The reference writer's v2 table upgraded to v3 (golden table ref_v3_upgraded_row_lineage)."""
-    from iceberg_conformance.suites.spark import producers as _producers  # noqa: F401  (registers it)
-    from iceberg_conformance.suites.spark.generate import generate
+    from iceberg_conformance.suites.golden.generate import generate
 
     out = tmp_path_factory.mktemp("upgraded")
     summary = generate(out, ["ref_v3_upgraded_row_lineage"])

@@ -102,7 +102,7 @@ def test_severity_follows_level() -> None:
 
 
 def test_rules_command_lists_every_rule(capsys: pytest.CaptureFixture[str]) -> None:
-    from iceberg_conformance.suites.cli import main
+    from iceberg_conformance.cli import main
 
     assert main(["rules", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)

@@ -61,7 +61,7 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(scope="module")
 def golden(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from iceberg_conformance.suites.spark.generate import generate
+    from iceberg_conformance.suites.golden.generate import generate
 
     out = tmp_path_factory.mktemp("golden")
     summary = generate(out, [TABLE])

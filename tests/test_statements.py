@@ -220,7 +220,7 @@ def test_parquet_and_arrow_quotes_are_verbatim(document: str, prefix: str) -> No
 # --- the coverage report -----------------------------------------------------------------------------
 
 def test_coverage_report(capsys: pytest.CaptureFixture[str]) -> None:
-    from iceberg_conformance.suites.coverage import main
+    from iceberg_conformance.statements.coverage import main
 
     assert main(["--json"]) == 0
     rep = json.loads(capsys.readouterr().out)
@@ -236,17 +236,17 @@ def test_coverage_report(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_readme_table_is_generated() -> None:
     """If the README carries the "What is covered" table, it is the generated one."""
-    from iceberg_conformance.suites.coverage import collect, render_readme
+    from iceberg_conformance.statements.coverage import collect, render_readme
 
     readme = Path(__file__).resolve().parents[1] / "README.md"
     text = readme.read_text(encoding="utf-8") if readme.exists() else ""
     if "What is covered" not in text or "| Section | Statements |" not in text:
         pytest.skip("README.md has no generated 'What is covered' table yet")
     table = render_readme(collect()).split("\n\n")[0]
-    assert table in text, "README's 'What is covered' table is stale: python -m iceberg_conformance.suites.coverage --readme"
+    assert table in text, "README's 'What is covered' table is stale: python -m iceberg_conformance.statements.coverage --readme"
 
 
 def test_cli_coverage() -> None:
-    from iceberg_conformance.suites.cli import main
+    from iceberg_conformance.cli import main
 
     assert main(["coverage"]) == 0

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from iceberg_conformance.suites.targets import BUILTIN, TargetLoadError, known_failures, load_target
-from iceberg_conformance.suites.vectors import VectorFileError, case_files, load_file, vectors_root
+from iceberg_conformance.vectors.cases import VectorFileError, case_files, load_file, vectors_root
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = case_files()

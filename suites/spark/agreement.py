@@ -99,7 +99,7 @@ def _lines(text: str) -> list[str]:
 
 
 def report(results: list[dict[str, Any]], source: str = "") -> str:
-    from iceberg_conformance.suites.vectors import case_files, load_file
+    from iceberg_conformance.vectors.cases import case_files, load_file
 
     known, notes = _known(), _notes()
     counts: dict[str, Counter[str]] = defaultdict(Counter)

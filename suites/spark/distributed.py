@@ -51,7 +51,7 @@ def make_synthetic_table(out: Path, files: int) -> str:
     Spark writes the files in one INSERT (identity-partitioned by ``id``, so one file per row);
     the kit's Java helper then rewrites the snapshot's manifests into one manifest per file
     (``RewriteManifests``, entries kept as EXISTING). Returns the metadata file."""
-    from iceberg_conformance.suites.spark.golden import latest_metadata
+    from iceberg_conformance.suites.golden.registry import latest_metadata
 
     spark = session.spark()
     cat = session.catalog("synthetic", out)

@@ -307,7 +307,7 @@ JAVA: list[Any] = []  # the java target, when run with --java
 def java_agrees(test: dict[str, Any]) -> bool:
     """Iceberg Java (through the kit's java target) gives the test's result."""
     from iceberg_conformance.suites.api import Rejected
-    from iceberg_conformance.suites.test_value_json import same_value
+    from iceberg_conformance.suites.harness.values import same_value
 
     target, inp = JAVA[0], test["input"]
     try:

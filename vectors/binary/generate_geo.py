@@ -180,7 +180,7 @@ def start_jts() -> Jts | None:
 
 def same_wkt(expected: str, actual: str) -> bool:
     sys.path.insert(0, str(ROOT))
-    from iceberg_conformance.suites.test_value_json import same_value  # the suites' comparison (no reference/)
+    from iceberg_conformance.suites.harness.values import same_value  # the suites' comparison (no reference/)
 
     return bool(same_value("geometry", expected, actual))
 

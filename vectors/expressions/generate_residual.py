@@ -331,7 +331,7 @@ HEADER = {
 def _agreement(doc, java):
     """Name in each case the implementations whose residual passes both judgements."""
     from iceberg_conformance.suites.targets.pyiceberg import PyIcebergTarget
-    from iceberg_conformance.suites.test_residuals import sound, tight
+    from iceberg_conformance.suites.harness.residuals import sound, tight
     targets = {"pyiceberg 0.12.0": PyIcebergTarget()}
     if java:
         from iceberg_conformance.suites.targets.java import JavaTarget

@@ -30,7 +30,6 @@ import datetime as dt
 import json
 import math
 import re
-import struct
 import uuid
 from decimal import Context, Decimal
 from pathlib import Path
@@ -183,7 +182,7 @@ def pyiceberg_roundtrip(t: Any, v: Any) -> Any:
 def agree(t: Any, v: Any, expected: Any) -> list[str]:
     import sys
     sys.path.insert(0, str(HERE.parent.parent))
-    from iceberg_conformance.suites.test_value_json import same_value  # the suite's comparison by meaning (no reference/)
+    from iceberg_conformance.suites.harness.values import same_value  # the suite's comparison by meaning (no reference/)
 
     who = []
     try:
@@ -282,7 +281,7 @@ JAVA: list[Any] = []  # the java target, when run with --java
 
 def java_agrees(test: dict[str, Any]) -> bool:
     from iceberg_conformance.suites.api import Rejected
-    from iceberg_conformance.suites.test_value_json import same_value
+    from iceberg_conformance.suites.harness.values import same_value
 
     inp = test["input"]
     try:

@@ -18,7 +18,7 @@ import tarfile
 from pathlib import Path
 from typing import Callable
 
-from iceberg_conformance.suites.vectors import case_files, load_file, vectors_root, vectors_version
+from iceberg_conformance.vectors.cases import case_files, load_file, vectors_root, vectors_version
 
 ARCHIVE_README = """# iceberg-conformance vectors {version}
 
@@ -91,7 +91,7 @@ def build_archive(archive_dir: Path, golden: Path | None = None,
     root.mkdir(parents=True)
     cases = export_tree(root)
     (root / "README.md").write_text(ARCHIVE_README.format(version=version), encoding="utf-8")
-    shutil.copy(Path(__file__).with_name("consume_archive.py"), root / "consume.py")
+    shutil.copy(Path(__file__).with_name("consume.py"), root / "consume.py")
     tables = 0
     if golden is not None:
         warehouse = golden / "warehouse" / "db"

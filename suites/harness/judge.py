@@ -16,10 +16,10 @@ from typing import Any, Callable
 import pytest
 
 from iceberg_conformance.suites.api import Rejected, Unsupported
-from iceberg_conformance.suites.vectors import Case
+from iceberg_conformance.vectors.cases import Case
 
 UNSUPPORTED = "UNSUPPORTED"
-#: outcome of a ``should``-level case the target does not meet (see suites/plugin.py)
+#: outcome of a ``should``-level case the target does not meet (see suites/harness/plugin.py)
 ADVISORY = "ADVISORY"
 
 
@@ -142,3 +142,11 @@ def run_case(
             fail(case, target_name, "the result differs from the expected value", via=via,
                  expected=wants[0] if len(wants) == 1 else {"any of": wants}, actual=actual)
     return actual
+
+
+def without_ignored(case: Case, expected: Any, actual: Any) -> Any:
+    """``actual`` minus the top-level keys the case allows a target to add."""
+    ignore = set(case.extra.get("ignore_keys", ()))
+    if not isinstance(actual, dict) or not isinstance(expected, dict):
+        return actual
+    return {k: v for k, v in actual.items() if k in expected or k not in ignore}

@@ -12,18 +12,17 @@
   of a valid table and, with ``--check``, runs the checker on each (recall per area).
 * ``iceberg-conformance coverage [--json] [--all]`` reports, per spec section, the normative
   statements the rules, vectors and damage cases check, and every unchecked MUST with its reason
-  (:mod:`suites.coverage`).
+  (:mod:`iceberg_conformance.statements.coverage`).
 * ``iceberg-conformance export DIR`` writes the vectors and an ``index.json`` of every case,
   for implementations that consume the vectors with their own test runner;
   ``export --archive DIR [--golden G]`` writes the release archive for other languages
-  (:mod:`suites.archive`).
+  (:mod:`iceberg_conformance.vectors.archive`).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 from pathlib import Path
 
@@ -89,7 +88,7 @@ def _rules(args: argparse.Namespace, passthrough: list[str]) -> int:
 
 
 def _coverage(args: argparse.Namespace, passthrough: list[str]) -> int:
-    from iceberg_conformance.suites.coverage import main as coverage_main
+    from iceberg_conformance.statements.coverage import main as coverage_main
 
     return coverage_main((["--json"] if args.json else []) + (["--all"] if args.all else []) + passthrough)
 
@@ -97,15 +96,15 @@ def _coverage(args: argparse.Namespace, passthrough: list[str]) -> int:
 def _export(args: argparse.Namespace, passthrough: list[str]) -> int:
     import os
 
-    from iceberg_conformance.suites.archive import build_archive, export_tree
-    from iceberg_conformance.suites.vectors import case_files, vectors_root
+    from iceberg_conformance.vectors.archive import build_archive, export_tree
+    from iceberg_conformance.vectors.cases import case_files, vectors_root
 
     if args.archive:
         golden_dir = args.golden or os.environ.get("ICEBERG_CONFORMANCE_GOLDEN")
         golden = Path(golden_dir).resolve() if golden_dir else None
         if golden is not None and not (golden / "warehouse").is_dir():
             print(f"iceberg-conformance export: {golden} has no warehouse/ (write one with: python -m "
-                  "iceberg_conformance.suites.spark.generate --out DIR)", file=sys.stderr)
+                  "iceberg_conformance.suites.golden.generate --out DIR)", file=sys.stderr)
             return 2
         target = Path(args.archive).resolve()
         target.mkdir(parents=True, exist_ok=True)

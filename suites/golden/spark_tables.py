@@ -1,4 +1,4 @@
-"""The golden-table generators (see :mod:`suites.spark.golden` for the contract).
+"""The golden-table generators (see :mod:`suites.golden.registry` for the contract).
 
 Each generator keeps a Python model of its rows and states after every commit what the new
 snapshot holds. Values are chosen to hit known interoperability traps: pre-1970 dates and
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from iceberg_conformance.suites.spark.golden import Row, TableWriter, golden_table
+from iceberg_conformance.suites.golden.registry import Row, TableWriter, golden_table
 
 PRIMITIVES: list[tuple[str, Any]] = [
     ("id", "int"), ("b", "boolean"), ("i", "int"), ("l", "long"), ("f", "float"), ("d", "double"),

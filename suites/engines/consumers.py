@@ -15,7 +15,7 @@ Flags say what the adapter needs from the harness, never what the engine got rig
   ``checker.relocate`` to ``file://`` URIs or to a loopback HTTP server; that it refuses the
   table as written is tested on its own (capability "paths without a URI scheme").
 
-A consumer whose engine is not installed raises :class:`~suites.spark.readers.ReaderUnavailable`.
+A consumer whose engine is not installed raises :class:`~suites.engines.readers.ReaderUnavailable`.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from iceberg_conformance.suites.spark.readers import (
-    ReaderUnavailable, arrow_rows, isolated, read_duckdb, read_pyiceberg, read_reference,
+from iceberg_conformance.suites.engines.readers import (
+    ReaderUnavailable, arrow_rows, isolated, read_duckdb, read_pyiceberg, read_reference, read_spark,
 )
 
 #: where the icebird reader script lives (run with node)
@@ -110,7 +110,6 @@ def read_spark_consumer(r: ReadRequest) -> list[dict[str, Any]]:
     """Iceberg Java 1.10.2 through Spark 3.5: ``spark.read.format("iceberg")`` with ``snapshot-id``."""
     _need("pyspark", "'iceberg-conformance[spark]'")
     from iceberg_conformance.suites.spark import session
-    from iceberg_conformance.suites.test_producers import read_spark
 
     try:
         return read_spark(r.metadata, r.snapshot_id, r.schema)
@@ -169,7 +168,7 @@ def read_datafusion(r: ReadRequest) -> list[dict[str, Any]]:
 
 
 def in_own_process(name: str, read: Callable[[ReadRequest], list[dict[str, Any]]]) -> Callable[[ReadRequest], list[dict[str, Any]]]:
-    """``read`` run in a worker process of its own (:func:`~suites.spark.readers.isolated`): an
+    """``read`` run in a worker process of its own (:func:`~suites.engines.readers.isolated`): an
     engine running native code that crashes on a table fails that read, not the lane."""
     def run(r: ReadRequest) -> list[dict[str, Any]]:
         return isolated(name, read, r)

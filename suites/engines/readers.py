@@ -357,6 +357,45 @@ def duckdb_where(schema: dict[str, Any], expr: Any) -> str:
     raise Untranslatable(f"predicate type {kind!r}")
 
 
+class JavaError(Exception):
+    """An exception of Iceberg Java inside Spark, told by its root cause: py4j's own message
+    names a per-session object id and Spark's wrapper ("INTERNAL_ERROR ... You hit a bug"), which
+    say nothing of what failed and differ from run to run."""
+
+
+def _root_cause(e: BaseException) -> str | None:
+    java = getattr(e, "java_exception", None)
+    if java is None:
+        return None
+    while java.getCause() is not None:
+        java = java.getCause()
+    return f"{java.getClass().getName()}: {java.getMessage()}"
+
+
+def read_spark(metadata: Path, snapshot_id: int, schema: dict[str, Any]) -> list[dict[str, Any]]:
+    """The snapshot's rows as Iceberg Java reads them; timestamps as microseconds since the epoch
+    (``unix_micros`` in the UTC session), so no Python time zone enters."""
+    from iceberg_conformance.suites.spark import session
+
+    spark = session.spark()
+    df = spark.read.format("iceberg").option("snapshot-id", str(snapshot_id)).load(str(metadata))
+    from pyspark.sql import functions as F
+
+    cols = []
+    for f in schema["fields"]:
+        c = F.col(f"`{f['name']}`")
+        if f["type"] in ("timestamp", "timestamptz"):
+            c = F.unix_micros(c.cast("timestamp"))
+        cols.append(c.alias(f["name"]))
+    try:
+        return [r.asDict(recursive=True) for r in df.select(*cols).collect()]
+    except Exception as e:
+        cause = _root_cause(e)
+        if cause is None:
+            raise
+        raise JavaError(cause) from None
+
+
 def read_reference(metadata: Path, snapshot_id: int) -> list[dict[str, Any]]:
     """The kit's reference reader; it returns rows in JSON single-value form already."""
     try:

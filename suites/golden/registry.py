@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+import pytest
+
 Row = dict[str, Any]
 
 
@@ -39,7 +41,7 @@ class GoldenTable:
     features: tuple[str, ...]
     generate: Callable[[Any], None]
     #: who writes the table: "spark" (a :class:`TableWriter`), or one of the other producers of
-    #: :mod:`suites.spark.producers` ("pyiceberg", "reference"), whose generator gets that writer
+    #: :mod:`suites.golden.producers` ("pyiceberg", "reference"), whose generator gets that writer
     producer: str = "spark"
 
 
@@ -256,3 +258,22 @@ def finish(w: Any, seconds: float, producer: str | None = None) -> dict[str, Any
         "metadata": meta_path.relative_to(w.warehouse).as_posix(),
         "snapshots": out_snaps, "seconds": round(seconds, 2),
     }
+
+
+#: a directory ``python -m iceberg_conformance.suites.golden.generate --out DIR`` wrote: the suites
+#: read the golden tables there instead of generating them
+GOLDEN_ENV = "ICEBERG_CONFORMANCE_GOLDEN"
+
+
+def load_expected(golden_dir: Path, name: str, required: bool = False) -> dict[str, Any]:
+    """The expected contents of a golden table. A table the golden directory lacks skips, or
+    fails when ``required`` (the consumer matrix: a table left out would look complete)."""
+    path = golden_dir / "expected" / f"{name}.json"
+    if not path.is_file():
+        why = f"{path} is missing: the golden directory was generated without {name}"
+        if required:
+            pytest.fail(f"{why} (python -m iceberg_conformance.suites.golden.generate --out DIR writes every table)",
+                        pytrace=False)
+        pytest.skip(why)
+    doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return doc

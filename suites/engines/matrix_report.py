@@ -17,7 +17,7 @@ producer that exercise the capability: the worst status wins (FAIL, KNOWN-FAILUR
 PASS). A known failure counts only for the capabilities its entry names; for a table's other
 capabilities it says nothing, and a cell all of whose tables are in that case is ``UNTESTED``.
 
-``python -m iceberg_conformance.suites.matrix.report --cells DIR --out DIR`` writes
+``python -m iceberg_conformance.suites.engines.matrix_report --cells DIR --out DIR`` writes
 ``matrix-consumers.json``, ``.md`` and ``.html`` (a self-contained heat-map) from the records
 the tests wrote.
 """
@@ -376,7 +376,7 @@ def read_cells(cells: Path) -> tuple[list[dict[str, Any]], dict[str, dict[str, A
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m iceberg_conformance.suites.matrix.report", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m iceberg_conformance.suites.engines.matrix_report", description=__doc__.split("\n")[0])
     ap.add_argument("--cells", required=True, type=Path, help="directory of cell records the tests wrote")
     ap.add_argument("--golden", type=Path, help="golden directory (for the record; not read)")
     ap.add_argument("--out", required=True, type=Path)
@@ -385,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
     if not records:
         print(f"no cell records in {args.cells}", file=sys.stderr)
         return 1
-    from iceberg_conformance.suites.matrix.consumers import CONSUMERS
+    from iceberg_conformance.suites.engines.consumers import CONSUMERS
 
     order = {n: i for i, n in enumerate(CONSUMERS)}
     consumers = dict(sorted(consumers.items(), key=lambda kv: order.get(kv[0], 99)))

@@ -1,7 +1,7 @@
 """Golden tables written by producers other than Spark: PyIceberg's writer and the kit's
 reference writer (:class:`reference.writer.TableBuilder`).
 
-Same contract as :mod:`suites.spark.golden`: a generator registered with
+Same contract as :mod:`suites.golden.registry`: a generator registered with
 ``@golden_table(..., producer=...)`` writes its table through the writer it is given, keeps its
 own model of the rows (declared in the spec's JSON single-value form) and calls
 ``w.expect(label, rows)`` after each commit. ``expected/<name>.json`` then carries a
@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from iceberg_conformance.suites.spark.golden import Expectation, GoldenTable, Row, golden_table
+from iceberg_conformance.suites.golden.registry import Expectation, GoldenTable, Row, golden_table
 
 NAMESPACE = "db"
 

@@ -36,11 +36,11 @@ from typing import Any
 
 import pytest
 
-from iceberg_conformance.suites.conformance import ADVISORY, UNSUPPORTED
+from iceberg_conformance.suites.harness.judge import ADVISORY, UNSUPPORTED
 from iceberg_conformance.suites.targets import (
     DEFAULT_TARGET, ENV_VAR, KnownFailure, TargetLoadError, advisories, known_failures, load_target,
 )
-from iceberg_conformance.suites.vectors import (
+from iceberg_conformance.vectors.cases import (
     SHOULD, VectorFileError, case_files, cases_for, vectors_root, vectors_version,
 )
 

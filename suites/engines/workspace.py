@@ -26,16 +26,13 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from iceberg_conformance.suites.matrix.consumers import Consumer, ReadRequest
-from iceberg_conformance.suites.spark.golden import read_metadata
-from iceberg_conformance.suites.spark.readers import ReaderUnavailable, canonical_rows, diff_rows
+from iceberg_conformance.reference.metadata import schema_by_id
+from iceberg_conformance.suites.engines.consumers import Consumer, ReadRequest
+from iceberg_conformance.suites.golden.registry import read_metadata
+from iceberg_conformance.suites.engines.readers import ReaderUnavailable, canonical_rows, diff_rows
 
 #: at most this many differing rows are listed per snapshot (the digest covers all of them)
 MAX_ROWS = 12
-
-
-def schemas_of(md: dict[str, Any]) -> dict[int, dict[str, Any]]:
-    return {s["schema-id"]: s for s in md.get("schemas", [])} or {md["schema"].get("schema-id", 0): md["schema"]}
 
 
 def pinned(md: dict[str, Any], snapshot_id: int) -> dict[str, Any]:
@@ -161,7 +158,7 @@ class Workspace:
     def request(self, consumer: Consumer, doc: dict[str, Any], snapshot_id: int) -> ReadRequest:
         metadata = self.table_copy(doc, consumer.paths)
         md = read_metadata(metadata)
-        schema = schemas_of(md)[next(s["schema_id"] for s in doc["snapshots"] if s["snapshot_id"] == snapshot_id)]
+        schema = schema_by_id(md)[next(s["schema_id"] for s in doc["snapshots"] if s["snapshot_id"] == snapshot_id)]
         form = "moved" if consumer.paths == "plain" and self.moved(doc) else consumer.paths
         where, prefix = self.warehouse_of(form)
         if not consumer.time_travel:
@@ -262,7 +259,7 @@ def read_table(consumer: Consumer, ws: Workspace, doc: dict[str, Any]) -> tuple[
 
 def bad_column(schema: dict[str, Any], rows: list[dict[str, Any]]) -> str:
     """``"column C holds <type> <value>: "`` for the first value that has no canonical form."""
-    from iceberg_conformance.suites.spark.readers import canonical
+    from iceberg_conformance.suites.engines.readers import canonical
 
     types = {f["name"]: f["type"] for f in schema["fields"]}
     for r in rows:

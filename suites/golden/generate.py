@@ -1,11 +1,11 @@
-"""Write the golden tables: ``python -m iceberg_conformance.suites.spark.generate --out DIR [--only NAME ...]``.
+"""Write the golden tables: ``python -m iceberg_conformance.suites.golden.generate --out DIR [--only NAME ...]``.
 
-Tables come from three producers: Spark/Iceberg Java (:mod:`suites.spark.tables`), PyIceberg's
-writer and the kit's reference writer (:mod:`suites.spark.producers`); all go to one warehouse.
+Tables come from three producers: Spark/Iceberg Java (:mod:`suites.golden.spark_tables`), PyIceberg's
+writer and the kit's reference writer (:mod:`suites.golden.producers`); all go to one warehouse.
 
 ``DIR/warehouse/db/<name>/`` holds each table (a Hadoop-catalog warehouse) and
 ``DIR/expected/<name>.json`` its expected contents per snapshot (see
-:mod:`suites.spark.golden`); ``DIR/generation.json`` the timings and peak memory. One Spark
+:mod:`suites.golden.registry`); ``DIR/generation.json`` the timings and peak memory. One Spark
 session writes all Spark tables (started only when one is selected).
 """
 
@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from iceberg_conformance.suites.spark import golden, session
-from iceberg_conformance.suites.spark import tables as _tables  # noqa: F401  (registers the generators)
-from iceberg_conformance.suites.spark import producers  # noqa: I001  (after Spark's: registry order)
+from iceberg_conformance.suites.golden import registry as golden
+from iceberg_conformance.suites.spark import session
+from iceberg_conformance.suites.golden import producers
 
 NAMESPACE = "db"
 CATALOG = "golden"
@@ -90,7 +90,7 @@ def generate(out: Path, only: list[str] | None = None) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m iceberg_conformance.suites.spark.generate", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m iceberg_conformance.suites.golden.generate", description=__doc__.split("\n\n")[0])
     p.add_argument("--out", required=True, help="output directory (created)")
     p.add_argument("--only", action="append", metavar="NAME", help="generate only this table (repeatable)")
     p.add_argument("--list", action="store_true", help="list the golden tables and exit")
