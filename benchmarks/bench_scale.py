@@ -124,7 +124,7 @@ what, md, workers = sys.argv[1], sys.argv[2], int(sys.argv[3])
 t0 = time.monotonic()
 if what == "checker":
     from iceberg_conformance.checker.report import group
-    from iceberg_conformance.checker.table import check_table
+    from iceberg_conformance.checker.check import check_table
     r = check_table(md, metadata_only=True, workers=workers)
     detail = {"units": r.units, "groups": [(g.rule, g.severity, g.count) for g in group(r.findings)]}
 else:
@@ -174,7 +174,7 @@ for _ in range(3):
     n = Iterables.size(table.newScan().planFiles())
     java_runs.append({"wall": time.monotonic() - t0, "cpu": tree_cpu(pid) - c0, "tasks": int(n)})
 from iceberg_conformance.checker.report import group
-from iceberg_conformance.checker.table import check_table
+from iceberg_conformance.checker.check import check_table
 from iceberg_conformance.suites.spark.distributed import spark_mapper
 checker_runs = []
 for _ in range(3):

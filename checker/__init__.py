@@ -1,12 +1,17 @@
 """Table checker: is a table on disk (metadata, manifests, data and delete files) what the
 Iceberg spec says it must be?
 
-    python -m iceberg_conformance.checker PATH [--json] [--fail-on error|warning]
+    iceberg-conformance check PATH [--json] [--fail-on error|warning]
 
-``PATH`` is a metadata file, a table directory or a warehouse. The work is split into
-picklable units (:func:`plan_units`, :func:`run_unit`) so an engine can run them in parallel.
+``PATH`` is a metadata file, a table directory or a warehouse. A check is a straight line:
+:mod:`.find` (tables, the current metadata file, local paths, confinement) -> :mod:`.run` (what
+one check run knows and has read) -> :mod:`.plan` (the work as picklable units) ->
+:mod:`.units` (one module per kind of unit) -> :mod:`.check` (running the units, here or
+elsewhere) -> :mod:`.report` (findings grouped by cause, as text and JSON).
 """
 
-from iceberg_conformance.checker.table import Unit, check_table, find_tables, plan_units, run_unit
+from iceberg_conformance.checker.check import check_table, run_unit, TableResult
+from iceberg_conformance.checker.find import find_tables
+from iceberg_conformance.checker.plan import plan_units, Unit
 
-__all__ = ["Unit", "check_table", "find_tables", "plan_units", "run_unit"]
+__all__ = ["TableResult", "Unit", "check_table", "find_tables", "plan_units", "run_unit"]

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from typing import NoReturn, Sequence
 
+from iceberg_conformance.checker.check import check_table
+from iceberg_conformance.checker.find import find_tables
+from iceberg_conformance.checker.plan import Unit
 from iceberg_conformance.checker.report import render_text, to_json
-from iceberg_conformance.checker.table import Unit, check_table, find_tables
-
-
-#: from this many data and delete files on, a full check says what it will open
 BIG_TABLE_FILES = 10_000
 
 
@@ -94,8 +94,6 @@ def exit_hard(code: int) -> NoReturn:
     libraries' exit-time destructors: a thread pool torn down at interpreter exit can abort the
     process ("terminate called without an active exception", exit 134) after a complete report,
     which a CI gate would read as a crash."""
-    import os
-
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

@@ -41,6 +41,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from iceberg_conformance.reference.rules import catalogue
+
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "field-coverage.json"
 DOC = HERE.parent / "docs" / "field-coverage.md"
@@ -217,7 +219,7 @@ def _source_rule_literals() -> set[str]:
     """Dotted string literals written in the reference's and the checker's source."""
     out: set[str] = set()
     for folder in (HERE.parent / "reference", HERE):
-        for path in sorted(folder.glob("*.py")):
+        for path in sorted(folder.rglob("*.py")):
             if path.resolve() == Path(__file__).resolve():
                 continue
             out.update(_RULE_LITERAL.findall(path.read_text(encoding="utf-8")))
@@ -226,8 +228,6 @@ def _source_rule_literals() -> set[str]:
 
 def catalogued_rules() -> set[str] | None:
     """Ids of the rule catalogue; ``None`` while ``reference/rules.json`` is absent (empty)."""
-    from iceberg_conformance.reference.rules import catalogue
-
     ids = set(catalogue())
     return ids or None
 

@@ -15,13 +15,18 @@ The source is only read.
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import os
 import shutil
 import struct
 from typing import Any
 
-from iceberg_conformance.checker.damage import AvroFile
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from iceberg_conformance.checker.rewrite import AvroFile
+from iceberg_conformance.reference.puffin import read_puffin
 
 PUFFIN_MAGIC = b"PFA1"
 
@@ -41,11 +46,6 @@ def _swap(value: Any, old: str, new: str) -> Any:
 
 
 def _rewrite_position_deletes(path: str, old: str, new: str) -> bytes | None:
-    import io
-
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     schema = pq.read_schema(path)
     if "file_path" not in schema.names or "pos" not in schema.names:
         return None
@@ -61,8 +61,6 @@ def _rewrite_position_deletes(path: str, old: str, new: str) -> bytes | None:
 def _rewrite_puffin_footer(path: str, old: str, new: str) -> bytes | None:
     """The Puffin file with its footer's properties re-prefixed (blobs and their offsets kept;
     the footer is written uncompressed)."""
-    from iceberg_conformance.reference.puffin import read_puffin
-
     with open(path, "rb") as f:
         data = f.read()
     pf = read_puffin(path)

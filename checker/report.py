@@ -9,13 +9,12 @@ one by one.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from iceberg_conformance.checker.check import TableResult
 from iceberg_conformance.reference.findings import Finding
-
-from iceberg_conformance.checker.table import TableResult
+from iceberg_conformance.reference.rules import catalogue
 
 #: consequence rule -> the root rules it follows from (prefixes end in ".")
 CONSEQUENCES: dict[str, tuple[str, ...]] = {
@@ -59,8 +58,6 @@ class Group:
         return len(self.findings) + self.omitted
 
     def to_json(self) -> dict[str, Any]:
-        from iceberg_conformance.reference.rules import catalogue
-
         rule = catalogue().get(self.rule)
         return {"rule": self.rule, "severity": self.severity, "count": self.count,
                 "level": rule.level if rule else None, "section": rule.section if rule else self.clause,
@@ -129,8 +126,6 @@ def _where(f: Finding) -> str:
 
 
 def render_text(results: list[TableResult]) -> str:
-    from iceberg_conformance.reference.rules import catalogue
-
     lines: list[str] = []
     for r in results:
         c = counts(r.findings, r.omitted)

@@ -178,13 +178,13 @@ def required_header_keys(version: int) -> tuple[str, ...]:
 
 # --- partition types --------------------------------------------------------------------------
 
-def _fields_by_id(t: IcebergType, out: dict[int, NestedField] | None = None) -> dict[int, NestedField]:
+def fields_by_id(t: IcebergType, out: dict[int, NestedField] | None = None) -> dict[int, NestedField]:
     """Every field reached through structs, by id (what :func:`_find_field` searches)."""
     out = {} if out is None else out
     if isinstance(t, StructType):
         for f in t.fields:
             out.setdefault(f.field_id, f)
-            _fields_by_id(f.field_type, out)
+            fields_by_id(f.field_type, out)
     return out
 
 
@@ -309,7 +309,7 @@ def _layout(writer_schema: AvroSchema, where: str) -> _Layout:
     return _Layout(entry, data_file, {f: n for f, (n, _) in _by_id(p_schema).items()}, ptype)
 
 
-def _entry_plan(version: int, layout: _Layout, lean: bool = False) -> list[tuple[str, str | None, Any]]:
+def entry_plan(version: int, layout: _Layout, lean: bool = False) -> list[tuple[str, str | None, Any]]:
     """(decoded name, Avro field name or None, converter or None) of each ``data_file`` field of
     ``version``; a converter takes the raw value (``None`` included) to the decoded form.
     ``lean``: the metrics maps (column sizes, counts, bounds) are left as Avro decoded them, and
@@ -337,7 +337,7 @@ def _entry_plan(version: int, layout: _Layout, lean: bool = False) -> list[tuple
     return plan
 
 
-def _named_as_spec(plan: list[tuple[str, str | None, Any]], layout: _Layout) -> bool:
+def named_as_spec(plan: list[tuple[str, str | None, Any]], layout: _Layout) -> bool:
     """Whether every field the writer wrote has the spec's name (as Iceberg Java, PyIceberg and
     the reference write them), so a raw record can stand for its decoded form."""
     entry_names = {0: "status", 1: "snapshot_id", 2: "data_file", 3: "sequence_number", 4: "file_sequence_number"}
@@ -347,7 +347,7 @@ def _named_as_spec(plan: list[tuple[str, str | None, Any]], layout: _Layout) -> 
 
 def decode_entry(raw: dict[str, Any], version: int, layout: _Layout,
                  plan: list[tuple[str, str | None, Any]] | None = None) -> dict[str, Any]:
-    """The decoded form of one raw manifest entry record (``plan``: :func:`_entry_plan`, computed
+    """The decoded form of one raw manifest entry record (``plan``: :func:`entry_plan`, computed
     once per manifest by callers that decode many entries)."""
     names = layout.entry
     entry: dict[str, Any] = {"status": raw.get(names[0][0]) if 0 in names else None,
@@ -358,7 +358,7 @@ def decode_entry(raw: dict[str, Any], version: int, layout: _Layout,
     df_raw = (raw.get(names[2][0]) if 2 in names else None) or {}
     get = df_raw.get
     df: dict[str, Any] = {}
-    for name, avro_name, conv in plan if plan is not None else _entry_plan(version, layout):
+    for name, avro_name, conv in plan if plan is not None else entry_plan(version, layout):
         value = get(avro_name) if avro_name is not None else None
         df[name] = value if conv is None else conv(value)
     entry["data_file"] = df
@@ -529,8 +529,8 @@ def read_manifest(path: str, format_version: int | None = None, context: Manifes
         return [], findings
     version, layout = opened
     entries = []
-    plan = _entry_plan(version, layout, lean)
-    in_place = lean and _named_as_spec(plan, layout)
+    plan = entry_plan(version, layout, lean)
+    in_place = lean and named_as_spec(plan, layout)
     converters = [(name, conv) for name, avro_name, conv in plan if conv is not None and avro_name is not None]
     absent = [name for name, avro_name, conv in plan if avro_name is None]
     # v1 has no content field; one written anyway is read raw (the v1 plan leaves it out)
@@ -636,7 +636,7 @@ _BULK: dict[type, tuple[str, int]] = {IntegerType: ("i", 4), DateType: ("i", 4),
          TimestamptzNanoType: ("q", 8), FloatType: ("f", 4), DoubleType: ("d", 8)}
 
 
-def _bound_columns(by_id: dict[int, NestedField]) -> dict[str, _Column]:
+def bound_columns(by_id: dict[int, NestedField]) -> dict[str, _Column]:
     """For each column id (as a bounds map key): its type, the decoder of its binary bound form,
     whether it is a decimal (minimal bytes) or a float (NaN never a bound), and its bulk format."""
     from .binary import bound_from_bytes, from_bytes
@@ -679,7 +679,7 @@ def geo_box_problems(t: IcebergType, lower: Any, upper: Any) -> list[str]:
     return out
 
 
-def _check_bounds(entries: list[dict[str, Any]], columns: dict[str, _Column], path: str) -> dict[int, list[Finding]]:
+def check_bounds(entries: list[dict[str, Any]], columns: dict[str, _Column], path: str) -> dict[int, list[Finding]]:
     """Lower and upper bounds of every entry, checked a column at a time: each decodes (values of
     a fixed-width type at full width in one ``struct`` call), no decimal bound has more bytes
     than its value needs, no float bound is NaN, and no lower bound exceeds its upper bound.
@@ -840,8 +840,8 @@ def _check_entries(entries: list[dict[str, Any]], version: int, meta: dict[str, 
     out: list[Finding] = []
     content = meta.get("content", "data")
     schema = entry_schema(version, meta, ptype, path, context, out)
-    by_id = _fields_by_id(schema) if schema is not None else {}
-    bounds_found = _check_bounds(entries, _bound_columns(by_id), path) if schema is not None else {}
+    by_id = fields_by_id(schema) if schema is not None else {}
+    bounds_found = check_bounds(entries, bound_columns(by_id), path) if schema is not None else {}
     for i, e in enumerate(entries):
         loc = f"entries[{i}]"
         df = e["data_file"]

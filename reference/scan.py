@@ -177,14 +177,14 @@ def plan(doc: dict[str, Any], snap: dict[str, Any]) -> list[Task]:
 
 # --- reading files -------------------------------------------------------------------------
 
-def _read_parquet(path: str) -> Any:
+def read_parquet(path: str) -> Any:
     import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
     with open(path, "rb") as f:
         return pq.ParquetFile(f).read()
 
 
-def _deleted_positions(task: Task) -> set[int]:
+def deleted_positions(task: Task) -> set[int]:
     out: set[int] = set()
     if task.deletion_vector is not None:
         from .deletion_vectors import decode_blob
@@ -199,8 +199,8 @@ def _deleted_positions(task: Task) -> set[int]:
             blob = f.read(size)
         out.update(decode_blob(blob, f"{dv['file_path']}@{off}").positions)
     for p in task.position_deletes:
-        tbl = _read_parquet(_local(p.path))
-        cols = _columns_by_id(tbl)
+        tbl = read_parquet(_local(p.path))
+        cols = columns_by_id(tbl)
         if FILE_PATH_ID not in cols or POS_ID not in cols:
             raise SpecViolation("scan.position-delete-columns", f"{p.path}: position delete file lacks the "
                                 "file_path (2147483546) and pos (2147483545) columns", clause=CLAUSE_DELETES)
@@ -211,7 +211,7 @@ def _deleted_positions(task: Task) -> set[int]:
     return out
 
 
-def _columns_by_id(tbl: Any) -> dict[int, int]:
+def columns_by_id(tbl: Any) -> dict[int, int]:
     out = {}
     for i, f in enumerate(tbl.schema):
         raw = _arrow_field_id(f)
@@ -352,8 +352,8 @@ def _with_name_mapping(doc: dict[str, Any], tbl: Any) -> Any:
 
 
 def _parquet_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry) -> list[dict[int, Any]]:
-    tbl = _with_name_mapping(doc, _read_parquet(_local(entry.path)))
-    return _arrow_rows(doc, schema, entry, tbl, _columns_by_id(tbl))
+    tbl = _with_name_mapping(doc, read_parquet(_local(entry.path)))
+    return _arrow_rows(doc, schema, entry, tbl, columns_by_id(tbl))
 
 
 def _orc_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry) -> list[dict[int, Any]]:
@@ -363,7 +363,7 @@ def _orc_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry) -> list
 
     with open(_local(entry.path), "rb") as f:
         tbl = _with_name_mapping(doc, orc.ORCFile(f).read())
-    return _arrow_rows(doc, schema, entry, tbl, _columns_by_id(tbl))
+    return _arrow_rows(doc, schema, entry, tbl, columns_by_id(tbl))
 
 
 def _with_ids(t: IcebergType, at: Any) -> Any:
@@ -511,7 +511,7 @@ def read_task(doc: dict[str, Any], schema: StructType, task: Task, lineage: bool
     rows = file_rows(doc, schema, task.data)
     if lineage:
         _with_lineage(task, rows)
-    deleted = _deleted_positions(task)
+    deleted = deleted_positions(task)
     if deleted:
         rows = [r for i, r in enumerate(rows) if i not in deleted]
     if task.equality_deletes:
@@ -525,8 +525,8 @@ def _apply_equality(schema: StructType, rows: list[dict[int, Any]], deletes: lis
     types = {f.field_id: f.field_type for f in schema.fields}
     for x in deletes:
         ids = [int(i) for i in x.data_file.get("equality_ids") or []]
-        tbl = _read_parquet(_local(x.path))
-        cols = _columns_by_id(tbl)
+        tbl = read_parquet(_local(x.path))
+        cols = columns_by_id(tbl)
         missing = [i for i in ids if i not in cols or i not in types]
         if missing:
             raise SpecViolation("scan.equality-delete-columns", f"{x.path}: equality field(s) {missing} are not "
@@ -537,7 +537,7 @@ def _apply_equality(schema: StructType, rows: list[dict[int, Any]], deletes: lis
     return rows
 
 
-def _schema_for(doc: dict[str, Any], snap: dict[str, Any] | None) -> StructType:
+def schema_for(doc: dict[str, Any], snap: dict[str, Any] | None) -> StructType:
     from .metadata import current_schema, schema_by_id
 
     sj = None
@@ -674,7 +674,7 @@ def scan(metadata_path: str, snapshot_id: int | None = None, row_filter: Any = T
 
     doc = _metadata(metadata_path)
     snap = _snapshot(doc, snapshot_id)
-    schema = _schema_for(doc, snap)
+    schema = schema_for(doc, snap)
     filtered = row_filter is not True
     bound: ex.Expression = ex.Constant(True)
     schema_json: dict[str, Any] = {}

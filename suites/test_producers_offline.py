@@ -32,7 +32,7 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, A
 @pytest.mark.parametrize("table", OTHER_PRODUCERS)
 def test_table_of_other_producer_checks_clean_and_reads_as_expected(written: tuple[Path, dict[str, Any]],
                                                                     table: str) -> None:
-    from iceberg_conformance.checker.table import check_table
+    from iceberg_conformance.checker.check import check_table
     from iceberg_conformance.reference.scan import scan
 
     out, summary = written

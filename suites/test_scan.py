@@ -38,7 +38,6 @@ from typing import Any
 
 import pytest
 
-from iceberg_conformance.suites.engines.readers import diff_rows
 from iceberg_conformance.reference.metadata import schema_by_id
 from iceberg_conformance.reference import expressions as ex
 from iceberg_conformance.reference.errors import SpecViolation
@@ -137,7 +136,7 @@ def _files_of(metadata: Path, snapshot_id: int, expected: list[dict[str, Any]], 
         doc = ref._metadata(str(metadata))
         snap = ref._snapshot(doc, snapshot_id)
         assert snap is not None
-        schema = ref._schema_for(doc, snap)
+        schema = ref.schema_for(doc, snap)
         from iceberg_conformance.reference.values import value_to_json
 
         files: dict[str, set[str]] = {}
@@ -255,7 +254,7 @@ def _plan_truth(metadata: Path, snapshot_id: int, schema_json: dict[str, Any], r
     doc = ref._metadata(str(metadata))
     snap = ref._snapshot(doc, snapshot_id)
     assert snap is not None
-    schema = ref._schema_for(doc, snap)
+    schema = ref.schema_for(doc, snap)
     bound = ex.bind(parse_schema(schema_json), ex.parse_expression(row_filter))
 
     def as_json(row: dict[int, Any]) -> dict[str, Any]:
@@ -279,7 +278,7 @@ def _plan_truth(metadata: Path, snapshot_id: int, schema_json: dict[str, Any], r
                 removed = [r for r in raw if id(r) not in kept]
             else:
                 one = ref.Task(task.data, deletion_vector=x) if x.is_dv else ref.Task(task.data, position_deletes=[x])
-                gone = ref._deleted_positions(one)
+                gone = ref.deleted_positions(one)
                 removed = [r for i, r in enumerate(raw) if i in gone]
             if any(ex.evaluate(bound, as_json(r)) for r in removed):
                 needed.add(path)

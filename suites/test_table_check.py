@@ -20,7 +20,11 @@ from typing import Any, Callable
 
 import pytest
 
-from iceberg_conformance.checker.table import Unit, check_table, find_tables, plan_units, run_unit
+from iceberg_conformance.checker.plan import Unit, plan_units
+
+from iceberg_conformance.checker.check import check_table, run_unit
+
+from iceberg_conformance.checker.find import find_tables
 from iceberg_conformance.reference.findings import Finding
 from iceberg_conformance.suites.golden import small_tables as small
 from iceberg_conformance.suites.harness.tables_plugin import format_findings

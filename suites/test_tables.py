@@ -309,7 +309,7 @@ def _multi_dv_problems(snaps: dict[int, list[tuple[dict[str, Any], list[dict[str
 
 def _checker() -> Any:
     try:
-        from iceberg_conformance.checker import table as checker_table
+        from iceberg_conformance.checker import check as checker_table
     except ImportError as e:
         pytest.skip(f"the table checker is not importable: {e}")
     return checker_table
@@ -331,7 +331,7 @@ def test_columnar_screen_agrees_on_golden_table(golden_dir: Path, table: str) ->
     fast path is taken, not skipped), and its findings and live digest are the record reader's."""
     _checker()
     pytest.importorskip("polars", reason="the columnar screen decodes with Polars (a dependency of the kit)")
-    from iceberg_conformance.checker.columnar import screen_agreement
+    from iceberg_conformance.checker.units.manifest import screen_agreement
 
     doc = golden.load_expected(golden_dir, table)
     got = screen_agreement(str(golden_dir / "warehouse" / doc["metadata"]))

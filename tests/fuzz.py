@@ -520,7 +520,7 @@ def run_input(seeds: Seeds, target: str, data: bytes, t: int, fi: int, scratch: 
             return ("rejected", "") if e.where else ("no-location", f"[{e.rule}] {e}")
         return "ok", ""
     if target == "table":
-        from iceberg_conformance.checker.table import check_table
+        from iceberg_conformance.checker.check import check_table
 
         _, metadata, files = seeds.tables[t]
         victim = files[fi]
@@ -696,17 +696,17 @@ def run(targets: list[str], count: int, seed: int, jobs: int = 2, timeout: float
 def _trace_table(seeds: Seeds, data: bytes, t: int, fi: int) -> None:
     """Run the checker's units on the mutated table without its last-resort handler, printing
     the traceback of any that raises (what ``checker.internal-error`` hides)."""
-    from iceberg_conformance.checker import table as ct
+    from iceberg_conformance.checker.check import RUNNERS
+    from iceberg_conformance.checker.plan import plan_units
+    from iceberg_conformance.checker.run import CheckRun
+    from iceberg_conformance.checker.units.manifest import check_manifest
 
     _, metadata, files = seeds.tables[t]
     Path(files[fi]).write_bytes(data)
-    ct.clear_caches()
-    for u in ct.plan_units(metadata):
-        ct._ROOTS = list(u.roots)
-        runners = {"metadata": ct._run_metadata, "snapshot": ct._run_snapshot, "manifest": ct._run_manifest,
-                   "data-file": ct._run_file, "delete-file": ct._run_file, "puffin": ct._run_puffin}
+    for u in plan_units(metadata):
+        runners = dict(RUNNERS, manifest=check_manifest)
         try:
-            runners[u.kind](u)
+            runners[u.kind](CheckRun(u.table, list(u.roots)), u)
         except Exception:  # noqa: BLE001 - shown, that is the point
             print(f"--- unit {u.kind} {u.path}")
             traceback.print_exc()

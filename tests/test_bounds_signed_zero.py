@@ -9,7 +9,7 @@ import struct
 import pyarrow as pa
 import pytest
 
-from iceberg_conformance.checker.datafiles import ColumnStats, accumulate, compare_stats
+from iceberg_conformance.checker.units.metrics import ColumnStats, accumulate, compare_stats
 from iceberg_conformance.reference.types import DoubleType
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from iceberg_conformance.checker import report, table
+from iceberg_conformance.checker import check as table, report
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -38,7 +38,7 @@ import pytest
 
 from .damage_assert import assert_damage_reported
 
-from iceberg_conformance.checker.table import check_table
+from iceberg_conformance.checker.check import check_table
 from iceberg_conformance.reference.writer import TableBuilder
 
 FIELDS = [{"id": 1, "name": "id", "required": True, "type": "long"},

@@ -67,7 +67,7 @@ def java_tables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 @pytest.mark.parametrize("name", ["pos_then_dv", "dv_only"])
 def test_java_tables_check_clean(java_tables: dict[str, str], name: str) -> None:
-    from iceberg_conformance.checker.table import check_table, find_tables
+    from iceberg_conformance.checker import check_table, find_tables
 
     md = find_tables(java_tables[name])[0]
     errors = [f for f in check_table(md).findings if f.severity == "error"]
@@ -78,8 +78,9 @@ def test_java_merges_earlier_positions_into_the_dv(java_tables: dict[str, str]) 
     # the rule is not vacuous here: Iceberg Java's DV of the first data file of partition a holds
     # the position the partition-scoped delete file also deletes (id 1 at pos 1) and the new one
     # (id 3 at pos 3)
-    from iceberg_conformance.checker.datafiles import dv_positions, local_path, position_delete_rows
-    from iceberg_conformance.checker.table import find_tables, plan_units
+    from iceberg_conformance.checker.find import find_tables, local_path
+    from iceberg_conformance.checker.plan import plan_units
+    from iceberg_conformance.checker.units.deletes import dv_positions, position_delete_rows
 
     shared: list[tuple[str, set[int], set[int]]] = []
     for u in plan_units(find_tables(java_tables["pos_then_dv"])[0]):
@@ -99,10 +100,10 @@ def test_java_partition_statistics_counts(java_tables: dict[str, str]) -> None:
     # partition-scoped file + DVs of 2 and 1 positions; b = 1 (no DV)
     import pyarrow.parquet as pq
 
-    from iceberg_conformance.checker.datafiles import local_path
-    from iceberg_conformance.checker.table import _doc, find_tables
+    from iceberg_conformance.checker.find import find_tables, local_path
+    from iceberg_conformance.checker.run import CheckRun
 
-    doc: Any = _doc(find_tables(java_tables["pos_then_dv"])[0])
+    doc: Any = CheckRun(find_tables(java_tables["pos_then_dv"])[0]).doc
     rows = pq.read_table(str(local_path(doc["partition-statistics"][0]["statistics-path"]))).to_pylist()
     counts = {r["partition"]["grp"]: r["position_delete_record_count"] for r in rows}
     assert counts == {"a": 5, "b": 1}

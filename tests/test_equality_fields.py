@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from iceberg_conformance.checker.datafiles import equality_field_problems
+from iceberg_conformance.checker.units.deletes import equality_field_problems
 from iceberg_conformance.reference.types import StructType, parse_type
 
 SCHEMA = parse_type({"type": "struct", "fields": [

@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from iceberg_conformance.checker.table import check_table
+from iceberg_conformance.checker.check import check_table
 from iceberg_conformance.reference.writer import TableBuilder
 
 FIELDS = [{"id": 1, "name": "id", "required": True, "type": "long"}]
@@ -67,7 +67,7 @@ def test_ids_are_compared_along_each_snapshots_ancestry() -> None:
     """A snapshot against its nearest ancestor listing the file (an EXISTING file keeps its id);
     two branches are not compared. (The damage case of the rule, an EXISTING entry's id raised by
     one, is run in tests/test_row_lineage_damage.py.)"""
-    from iceberg_conformance.checker.table import _changed_first_row_ids
+    from iceberg_conformance.checker.plan import _changed_first_row_ids
 
     parents = {1001: None, 1002: 1001, 1003: 1001, 1004: 1002, 1005: 1004}
     main, branch = {2: ["m", 0, 1002]}, {6: ["m", 0, 1003]}

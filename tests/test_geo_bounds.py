@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
-from iceberg_conformance.checker.damage import Overlay, _data_entries, self_test, write_damaged
-from iceberg_conformance.checker.table import check_table
+from iceberg_conformance.checker.damage import Overlay, self_test, write_damaged
+from iceberg_conformance.checker.damage.registry import data_entries as _data_entries
+from iceberg_conformance.checker.check import check_table
 from iceberg_conformance.reference.manifests import geo_box_problems
 from iceberg_conformance.reference.types import GeographyType, GeometryType
 from iceberg_conformance.reference.writer import TableBuilder

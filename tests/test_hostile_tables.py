@@ -128,7 +128,7 @@ def _first_data_file(md: str) -> str:
 def test_corrupt_parquet_page_names_its_row_group_and_column(tmp_path: Path) -> None:
     """A page header that does not decode (found by tests/fuzz.py: pyarrow's OSError came out as
     checker.internal-error) is data.unreadable at the row group and column chunk."""
-    from iceberg_conformance.checker.table import check_table
+    from iceberg_conformance.checker.check import check_table
 
     md, _doc = _table(tmp_path)
     victim = _first_data_file(md)
@@ -142,7 +142,7 @@ def test_corrupt_parquet_page_names_its_row_group_and_column(tmp_path: Path) -> 
 
 def test_nul_byte_in_a_manifest_path(tmp_path: Path) -> None:
     """A manifest path holding a NUL byte is a missing manifest, not a ValueError (fuzz)."""
-    from iceberg_conformance.checker.table import check_table
+    from iceberg_conformance.checker.check import check_table
     from iceberg_conformance.reference import manifests as m
 
     md, doc = _table(tmp_path)
@@ -180,7 +180,7 @@ def test_avro_rejections_are_located(tmp_path: Path) -> None:
 def test_metadata_of_the_wrong_shape_is_a_finding(tmp_path: Path, edit: dict) -> None:
     """Ids and lists of the wrong JSON type (found by tests/fuzz.py) are metadata findings; the
     checker plans and runs the rest without an internal error."""
-    from iceberg_conformance.checker.table import check_table
+    from iceberg_conformance.checker.check import check_table
 
     md, doc = _table(tmp_path)
     doc.update(edit)

@@ -19,7 +19,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from iceberg_conformance.checker.table import check_table
+from iceberg_conformance.checker.check import check_table
 from iceberg_conformance.reference.writer import TableBuilder
 
 FIELDS = [{"id": 1, "name": "id", "required": True, "type": "long"},

@@ -92,7 +92,7 @@ def test_a_written_int8_column_checks_clean(tmp_path: Any) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from iceberg_conformance.checker.datafiles import _annotation_findings
+    from iceberg_conformance.checker.units.datafile import _annotation_findings
 
     path = tmp_path / "i8.parquet"
     pq.write_table(pa.table({"b": pa.array([-128, 5, 127], pa.int8())}), path)

@@ -20,7 +20,9 @@ from typing import Any
 
 import pytest
 
-from iceberg_conformance.checker.datafiles import ColumnStats, byte_reversed, unscaled
+from iceberg_conformance.checker.units.metrics import ColumnStats
+
+from iceberg_conformance.checker.units.datafile import byte_reversed, unscaled
 from iceberg_conformance.reference.types import DecimalType
 
 T = DecimalType(38, 10)
@@ -45,7 +47,7 @@ def _file(tmp: Path, unscaled_values: list[int | None]) -> str:
 def _findings(path: str, lower: str | None, upper: str | None) -> list[Any]:
     import pyarrow.parquet as pq
 
-    from iceberg_conformance.checker.datafiles import _decimal_byte_order
+    from iceberg_conformance.checker.units.datafile import _decimal_byte_order
 
     pf = pq.ParquetFile(path)
     values = [v for v in pq.read_table(path).column("d").to_pylist() if v is not None]

@@ -15,7 +15,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from iceberg_conformance.checker.statistics import check_partition_position_deletes, manifest_partition_key
+from iceberg_conformance.checker.units.statistics import check_partition_position_deletes, manifest_partition_key
 from iceberg_conformance.reference.types import IntegerType
 
 DOC: dict[str, Any] = {

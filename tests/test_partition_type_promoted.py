@@ -13,7 +13,7 @@ import copy
 import json
 from pathlib import Path
 
-from iceberg_conformance.checker.table import check_table
+from iceberg_conformance.checker.check import check_table
 from iceberg_conformance.reference.writer import TableBuilder
 
 FIELDS = [{"id": 1, "name": "id", "required": True, "type": "long"},

@@ -45,15 +45,17 @@ def test_rewritten_rows_keep_lineage_unreported(lineage_table: str) -> None:
 
     import pyarrow.parquet as pq
 
-    from iceberg_conformance.checker.datafiles import local_path
-    from iceberg_conformance.checker.table import check_table, latest_metadata, live_entries
+    from iceberg_conformance.checker.check import check_table
+    from iceberg_conformance.checker.find import latest_metadata, local_path
+    from iceberg_conformance.checker.plan import live_entries
+    from iceberg_conformance.checker.run import CheckRun
 
     md = latest_metadata(lineage_table)
     assert md is not None
     doc = json.loads(Path(md).read_text(encoding="utf-8"))
     last = doc["snapshots"][-1]
     assert last["summary"]["operation"] == "overwrite"
-    moved = [e["data_file"]["file_path"] for _mf, e, _i in live_entries(doc, last)
+    moved = [e["data_file"]["file_path"] for _mf, e, _i in live_entries(CheckRun(md), last)
              if e["status"] == 1 and e["snapshot_id"] == last["snapshot-id"]]
     assert len(moved) == 1
     kept = pq.read_table(local_path(moved[0]) or moved[0]).column("_row_id").to_pylist()

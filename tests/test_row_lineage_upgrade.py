@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from iceberg_conformance.checker.lineage import check_upgrade
+from iceberg_conformance.checker.units.lineage import check_upgrade
 
 from .damage_assert import assert_damage_reported
 
@@ -112,7 +112,8 @@ def upgraded_table(tmp_path_factory: pytest.TempPathFactory) -> str:
 def test_upgraded_reference_table_passes_and_its_damage_is_reported(upgraded_table: str, tmp_path: Path) -> None:
     """The written table (v2 metadata, the upgrade, a v3 append) passes; a copy whose current
     metadata gives the v2 snapshot a first-row-id is reported, with only the declared consequence."""
-    from iceberg_conformance.checker.table import check_table, latest_metadata
+    from iceberg_conformance.checker.check import check_table
+    from iceberg_conformance.checker.find import latest_metadata
 
     md = latest_metadata(upgraded_table)
     assert md is not None

@@ -31,8 +31,8 @@ def _emitted() -> dict[str, str]:
     """Rule ids written as string literals in the kit's reporting code, with one place each."""
     out: dict[str, str] = {}
     for folder in ("reference", "checker"):
-        for path in sorted((ROOT / folder).glob("*.py")):
-            if path.name in ("strategies.py", "damage.py", "report.py"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if path.name in ("strategies.py", "report.py") or "damage" in path.relative_to(ROOT).parts:
                 continue
             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
                 for m in RULE_LITERAL.finditer(line):

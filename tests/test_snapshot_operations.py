@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from iceberg_conformance.checker.operations import check_operation
+from iceberg_conformance.checker.units.snapshot import check_operation
 
 
 def _snap(op: str) -> dict[str, Any]:
@@ -54,7 +54,7 @@ def _lm(path: str, frid: int | None, content: int = 0) -> dict[str, Any]:
 ], ids=["kept and assigned", "changed", "assigned after upgrade", "assigned low", "new and low", "deletes"])
 def test_first_row_ids_against_the_parent_list(parent: list[dict[str, Any]], now: list[dict[str, Any]],
                                                rules: list[str]) -> None:
-    from iceberg_conformance.checker.operations import check_first_row_ids_kept
+    from iceberg_conformance.checker.units.snapshot import check_first_row_ids_kept
 
     snap = {"snapshot-id": 8, "first-row-id": 10, "added-rows": 5}
     found = check_first_row_ids_kept(snap, now, parent, "t")

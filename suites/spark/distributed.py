@@ -39,7 +39,7 @@ def spark_mapper(spark: Any, slices: int | None = None) -> Callable[[Callable[[A
 def check_table_on_spark(table: str, spark: Any | None = None, metadata_only: bool = False) -> Any:
     """``checker.table.check_table`` with its units run as Spark tasks (the snapshot units run
     on the driver, from the digests the manifest tasks return)."""
-    from iceberg_conformance.checker.table import check_table
+    from iceberg_conformance.checker.check import check_table
 
     spark = spark or session.spark()
     return check_table(table, mapper=spark_mapper(spark), metadata_only=metadata_only)
@@ -80,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--metadata-only", action="store_true",
                    help="metadata, manifest lists and manifests only; data and delete files are not opened")
     args = p.parse_args(argv)
-    from iceberg_conformance.checker.table import check_table, find_tables
+    from iceberg_conformance.checker.check import check_table
+    from iceberg_conformance.checker.find import find_tables
 
     tables = [t for given in args.tables for t in find_tables(given)]
     if args.synthetic:

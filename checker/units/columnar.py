@@ -25,42 +25,26 @@ generated mutations of entries.
 from __future__ import annotations
 
 import io
-import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
+from iceberg_conformance.checker.plan import LiveDigest
+from iceberg_conformance.reference.avro import container_bytes
+from iceberg_conformance.reference.errors import SpecViolation
 from iceberg_conformance.reference.findings import Finding
 from iceberg_conformance.reference.manifests import (
-    ManifestContext, StructType, _bound_columns, _check_bounds, _entry_plan, _fields_by_id, _named_as_spec,
-    check_summaries, decode_partition, entry_schema, manifest_header,
+    bound_columns, check_bounds, check_summaries, decode_partition, entry_plan, entry_schema, fields_by_id,
+    manifest_header, ManifestContext, named_as_spec, StructType,
 )
-from iceberg_conformance.reference.types import FloatType, DoubleType, StringType
+from iceberg_conformance.reference.types import DoubleType, FloatType, StringType
 from iceberg_conformance.reference.values import value_from_json
 
-ENV = "ICEBERG_CONFORMANCE_COLUMNAR"
 #: the largest rebuilt (decompressed) manifest the screen decodes at once; larger ones stream
 LIMIT = 64 << 20
-
-
-#: manifests certified and manifests left to the record reader in this process, with the reason
-#: the screen gave for the last few of those (``where``: the screen's function and line)
-STATS: dict[str, Any] = {"certified": 0, "record": 0, "reasons": []}
-#: set by :func:`screen_agreement` to compare both paths; ``None``: the environment decides
-_FORCE: bool | None = None
-
-
-def enabled() -> bool:
-    if _FORCE is not None:
-        return _FORCE
-    if os.environ.get(ENV, "1") == "0":
-        return False
-    try:
-        import polars  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 @dataclass
@@ -76,11 +60,9 @@ class _Unsure(Exception):
     """A rule the screen cannot certify: the manifest goes to the record reader."""
 
 
-def screen_manifest(path: str, version: int, contexts: list[ManifestContext]) -> Screened | None:
+def screen(path: str, version: int, contexts: list[ManifestContext]) -> Screened | str:
     """Certify one manifest for each of ``contexts`` (the distinct manifest-list records naming
-    it), or ``None``: read it record by record."""
-    if not enabled():
-        return None
+    it), or say why not (then read it record by record; ``where``: the screen's function and line)."""
     try:
         got = _screen(path, version, contexts)
     except _Unsure as e:
@@ -90,19 +72,18 @@ def screen_manifest(path: str, version: int, contexts: list[ManifestContext]) ->
         got = f"unsure in {tb.tb_frame.f_code.co_name} line {tb.tb_lineno}" if tb else "unsure"
     except Exception as e:  # noqa: BLE001 - a column of an unexpected type or shape: the record reader decides
         got = f"{type(e).__name__}: {str(e)[:200]}"
-    if isinstance(got, Screened):
-        STATS["certified"] += 1
-        return got
-    STATS["record"] += 1
-    STATS["reasons"] = (STATS["reasons"] + [(path, got or "not screened")])[-20:]
-    return None
+    return got if isinstance(got, Screened) else (got or "not screened")
+
+
+def screen_manifest(path: str, version: int, contexts: list[ManifestContext]) -> Screened | None:
+    """:func:`screen`, or ``None`` when the manifest is to be read record by record."""
+    got = screen(path, version, contexts)
+    return got if isinstance(got, Screened) else None
 
 
 def _screen(path: str, version: int, contexts: list[ManifestContext]) -> Screened | str | None:
     import polars as pl
 
-    from iceberg_conformance.reference.avro import container_bytes
-    from iceberg_conformance.reference.errors import SpecViolation
 
     try:
         got = container_bytes(path, LIMIT)
@@ -116,8 +97,8 @@ def _screen(path: str, version: int, contexts: list[ManifestContext]) -> Screene
     if opened is None:
         return "the entries do not read"
     version, layout = opened
-    plan = _entry_plan(version, layout, lean=True)
-    if not _named_as_spec(plan, layout):
+    plan = entry_plan(version, layout, lean=True)
+    if not named_as_spec(plan, layout):
         return "fields not named as the spec names them"
     if version == 1 and 134 in layout.data_file:
         return "a v1 manifest with a content field"  # read as written: the record reader decides
@@ -148,8 +129,6 @@ class _Frame:
     """The entry fields and the ``data_file`` fields of a decoded manifest, by name."""
 
     def __init__(self, table: Any) -> None:
-        import pyarrow as pa
-
         self.n = table.num_rows
         self.cols: dict[str, Any] = {}
         for name in table.column_names:
@@ -166,8 +145,6 @@ class _Frame:
 
     def ints(self, name: str) -> tuple[Any, Any]:
         """(values, valid) of an integer column; absent: all null."""
-        import pyarrow as pa
-
         col = self.cols.get(name)
         if col is None:
             return np.zeros(self.n, np.int64), np.zeros(self.n, bool)
@@ -178,8 +155,6 @@ class _Frame:
 
     def strings(self, name: str) -> Any:
         """A string column as Arrow ``large_string`` (``None`` when absent)."""
-        import pyarrow as pa
-
         col = self.cols.get(name)
         if col is None:
             return None
@@ -193,8 +168,6 @@ class _Frame:
         return np.where(valid, c, 0)
 
     def is_puffin(self) -> Any:
-        import pyarrow.compute as pc
-
         fmt = self.strings("file_format")
         if fmt is None:
             return np.zeros(self.n, bool)
@@ -209,9 +182,6 @@ def _none(bad: Any) -> None:
 
 def _entries(frame: _Frame, version: int, content_header: str) -> None:
     """Every rule ``read_manifest`` checks of one entry on its own."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
     paths = frame.strings("file_path")
     if paths is None or paths.null_count:
         raise _Unsure
@@ -268,8 +238,6 @@ def _valid(frame: _Frame, name: str) -> Any:
 def _plain(col: Any) -> Any:
     """A string or binary view array as a ``large_string`` or ``large_binary`` one (Arrow's
     ``unique`` takes the nulls of a view array for empty values)."""
-    import pyarrow as pa
-
     if pa.types.is_string_view(col.type):
         return col.cast(pa.large_string())
     if pa.types.is_binary_view(col.type):
@@ -282,9 +250,6 @@ def _partition_columns(frame: _Frame, layout: Any) -> list[list[Any]]:
     them (:func:`~reference.manifests.decode_partition`; a value that does not decode goes to the
     record reader) and in the form the partition summaries are checked in; float fields keep
     every value (the sign of a zero counts)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
     ptype: StructType = layout.partition_type
     if not ptype.fields:
         return []
@@ -373,9 +338,6 @@ def _present(k: Any, known: Any) -> Any:
 def _side(frame: _Frame, which: str, known: Any) -> tuple[Any, Any, Any, Any] | None:
     """(entry index, column id, value offsets, value bytes) of one bounds map, for the column ids
     in ``known`` (sorted), or ``None`` when the map is absent."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
     col = frame.cols.get(which)
     if col is None:
         return None
@@ -413,11 +375,8 @@ def _bounds(frame: _Frame, schema: StructType, path: str) -> None:
     """Lower and upper bounds of every column: fixed-width ones reinterpreted as little-endian
     numbers at full width (NaN never a bound, lower not above upper), strings valid UTF-8 and
     ordered by their bytes (UTF-8 byte order is code point order); bounds of every other type
-    are checked by :func:`~reference.manifests._check_bounds` itself, on those values only."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    columns = _bound_columns(_fields_by_id(schema))
+    are checked by :func:`~reference.manifests.check_bounds` itself, on those values only."""
+    columns = bound_columns(fields_by_id(schema))
     kind: dict[int, Any] = {}
     for key, (t, _decode, _decimal, _float, bulk) in columns.items():
         kind[int(key)] = _NUMPY[bulk] if bulk is not None else _STRING if isinstance(t, StringType) else _OTHER
@@ -469,17 +428,15 @@ def _bounds(frame: _Frame, schema: StructType, path: str) -> None:
             for i, key, value in items:
                 rows.setdefault(i, {}).setdefault(which, []).append({"key": key, "value": value})
         subset = {str(k): columns[str(k)] for k in slow}
-        if _check_bounds([{"data_file": r} for r in rows.values()], subset, path):
+        if check_bounds([{"data_file": r} for r in rows.values()], subset, path):
             raise _Unsure
 
 
 # --- the live digest ------------------------------------------------------------------------------
 
-def live_digest_columns(frame: _Frame) -> Any:
-    """The checker's :class:`~checker.table.LiveDigest` of a certified manifest, from its columns
-    (the same values :func:`checker.table.live_digest` takes from decoded entries)."""
-    from iceberg_conformance.checker.table import LiveDigest
-
+def live_digest_columns(frame: _Frame) -> LiveDigest:
+    """The checker's :class:`~checker.plan.LiveDigest` of a certified manifest, from its columns
+    (the same values :func:`checker.plan.live_digest` takes from decoded entries)."""
     status = frame.ints("status")[0]
     live = np.flatnonzero((status == 0) | (status == 1))
     paths = frame.strings("file_path").to_pylist()
@@ -511,48 +468,3 @@ def live_digest_columns(frame: _Frame) -> Any:
             if status[i] == 1 and not offset_ok[i]:
                 d.added_position_files.append((keys[i], int(sid[i]) if sid_ok[i] else None))
     return d
-
-
-# --- the screen against the record reader --------------------------------------------------------
-
-@dataclass
-class Agreement:
-    """The screen against the record reader on every manifest of a table."""
-
-    manifests: int = 0
-    certified: int = 0
-    #: manifests whose findings or live digest differ between the two: the screen is wrong
-    differ: list[str] = field(default_factory=list)
-    #: manifests the screen left to the record reader although it found nothing about their
-    #: entries: right, but slow (the fast path should take a valid table's manifests)
-    declined: list[str] = field(default_factory=list)
-
-
-def screen_agreement(table: str) -> Agreement:
-    """Check every manifest of a table both ways, the screen on and off."""
-    global _FORCE
-    from iceberg_conformance.checker import table as checker
-
-    units = [u for u in checker.plan_units(table, metadata_only=True) if u.kind == "manifest"]
-    out = Agreement(len(units))
-    try:
-        for u in units:
-            _FORCE = True
-            before = STATS["certified"]
-            fast, fast_digest = checker._run_manifest_digest(u)
-            took = STATS["certified"] > before
-            out.certified += took
-            _FORCE = False
-            slow, slow_digest = checker._run_manifest_digest(u)
-            if [str(f) for f in fast] != [str(f) for f in slow]:
-                out.differ.append(f"{u.path}: findings differ\n  screen: {[str(f) for f in fast]}\n"
-                                  f"  record reader: {[str(f) for f in slow]}")
-            if fast_digest != slow_digest:
-                out.differ.append(f"{u.path}: live digests differ")
-            if not took and not any(f.location.startswith(("entries[", "manifests[")) for f in slow):
-                local = checker.local_path(u.path) or u.path
-                why = next((r for p, r in reversed(STATS["reasons"]) if p == local), "?")
-                out.declined.append(f"{u.path}: {why}")
-    finally:
-        _FORCE = None
-    return out

@@ -20,7 +20,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from iceberg_conformance.checker.find import local_path
 from iceberg_conformance.reference.findings import Finding
+from iceberg_conformance.reference.metadata import format_version, load_metadata, snapshots_by_id
+from iceberg_conformance.reference.safeio import is_regular
 
 ROW_ID = 2147483540
 LAST_UPDATED = 2147483539
@@ -33,23 +36,13 @@ CLAUSE_ASSIGNMENT = "Row Lineage: Row lineage assignment"
 
 
 def _version(doc: Any) -> int | None:
-    v = doc.get("format-version") if isinstance(doc, dict) else None
-    return v if isinstance(v, int) and not isinstance(v, bool) else None
-
-
-def _snapshots(doc: dict[str, Any]) -> dict[int, dict[str, Any]]:
-    snaps = doc.get("snapshots")
-    return {s["snapshot-id"]: s for s in snaps if isinstance(s, dict) and isinstance(s.get("snapshot-id"), int)} \
-        if isinstance(snaps, list) else {}
+    """A logged metadata file's format version (None when it has no valid one)."""
+    return (format_version(doc) or None) if isinstance(doc, dict) else None
 
 
 def check_upgrade(doc: dict[str, Any], table: str, allowed: Callable[[str], str | None]) -> list[Finding]:
     """Findings of ``metadata.upgrade-row-lineage`` for a v3 table whose ``metadata-log`` shows
     the upgrade (``allowed``: path -> the path, or None when it may not be read)."""
-    from iceberg_conformance.checker.datafiles import local_path
-    from iceberg_conformance.reference.metadata import load_metadata
-    from iceberg_conformance.reference.safeio import is_regular
-
     current = _version(doc)
     log = doc.get("metadata-log")
     if current is None or current < 3 or not isinstance(log, list):
@@ -76,7 +69,7 @@ def check_upgrade(doc: dict[str, Any], table: str, allowed: Callable[[str], str 
         # next-row-id starts at 0: only snapshots committed with the upgrade have assigned ids
         nri = after.get("next-row-id") if chain[k - 1][3] == index - 1 else None  # not when a file
         # between the two is gone: the first v3 file may be that one, and later commits add ids
-        assigned = sum(int(s.get("added-rows") or 0) for s in _snapshots(after).values()
+        assigned = sum(int(s.get("added-rows") or 0) for s in snapshots_by_id(after).values()
                        if isinstance(s.get("first-row-id"), int))
         if isinstance(nri, int) and not isinstance(nri, bool) and nri != assigned:
             out.append(Finding("metadata.upgrade-row-lineage", f"{in_file} is the first v{va} metadata after a v{vb} "
@@ -84,25 +77,15 @@ def check_upgrade(doc: dict[str, Any], table: str, allowed: Callable[[str], str 
                                "first-row-id added", CLAUSE_UPGRADE, table, (where + " -> " if where else "") +
                                "/next-row-id"))
         # the snapshots written before the upgrade keep first-row-id unset, in every later file
-        old_ids = set(_snapshots(before))
+        old_ids = set(snapshots_by_id(before))
         for p, w, d, _i in chain[k:]:
-            for sid, s in _snapshots(d).items():
+            for sid, s in snapshots_by_id(d).items():
                 if sid in old_ids and s.get("first-row-id") is not None:
                     shown = "the current metadata" if not w else f"{p} ({w})"
                     out.append(Finding("metadata.upgrade-row-lineage", f"{shown}: snapshot {sid} was written before "
                                        f"the upgrade to v{va} (the v{vb} metadata lists it) but has first-row-id "
                                        f"{s.get('first-row-id')}", CLAUSE_UPGRADE, table,
                                        (w + " -> " if w else "") + f"/snapshots[snapshot-id={sid}]/first-row-id"))
-    return out
-
-
-def appending_snapshots(doc: dict[str, Any]) -> set[int]:
-    """Ids of the snapshots whose summary says operation ``append``."""
-    out = set()
-    for sid, s in _snapshots(doc).items():
-        summary = s.get("summary")
-        if isinstance(summary, dict) and summary.get("operation") == "append":
-            out.add(sid)
     return out
 
 

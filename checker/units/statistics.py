@@ -28,7 +28,24 @@ import json
 import math
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from iceberg_conformance.checker.find import local_path
+from iceberg_conformance.checker.plan import Unit
+from iceberg_conformance.checker.run import CheckRun, parsed_schemas
+from iceberg_conformance.checker.units.metrics import comparable, python_value
+from iceberg_conformance.reference import scan as rs
+from iceberg_conformance.reference.arrow import field_id
+from iceberg_conformance.reference.errors import SpecViolation
 from iceberg_conformance.reference.findings import Finding
+from iceberg_conformance.reference.metadata import load_metadata
+from iceberg_conformance.reference.puffin import read_puffin
+from iceberg_conformance.reference.safeio import is_regular, open_regular
+from iceberg_conformance.reference.schema import walk
+from iceberg_conformance.reference.transforms import parse_transform
+from iceberg_conformance.reference.types import DateType, IntegerType
+from iceberg_conformance.reference.values import value_from_json, value_to_json
 
 CLAUSE_STATS = "Table Statistics"
 CLAUSE_PARTITION_STATS = "Partition Statistics File"
@@ -48,9 +65,6 @@ def check_statistics_file(entry: dict[str, Any], path: str, table: str, where: s
     footer's size (magic to magic), every ``blob-metadata`` item names a blob of the footer
     (same type, snapshot-id, sequence-number and fields) whose properties include its own, and
     (given ``field_ids``, the ids of the table's schemas) every blob's fields are field ids."""
-    from iceberg_conformance.reference.errors import SpecViolation
-    from iceberg_conformance.reference.puffin import read_puffin
-
     try:
         pf = read_puffin(path)
     except SpecViolation:
@@ -89,9 +103,7 @@ def check_statistics_file(entry: dict[str, Any], path: str, table: str, where: s
     return out
 
 
-def _field_ids(schema: Any) -> dict[int, Any]:
-    from iceberg_conformance.reference.arrow import field_id
-
+def arrow_fields_by_id(schema: Any) -> dict[int, Any]:
     out = {}
     for f in schema:
         fid = field_id(f)
@@ -119,10 +131,6 @@ def check_partition_statistics_file(path: str, version: int, table: str, where: 
     """A Parquet partition statistics file: the fields required at ``version`` are present (by
     field id), and the rows are sorted by ``partition`` ascending with nulls first. A file that
     is not Parquet is left to ``checker.not-checked``."""
-    import pyarrow.parquet as pq
-
-    from iceberg_conformance.reference.safeio import open_regular
-
     if not path.lower().endswith(".parquet"):
         return [Finding("checker.not-checked", "check not available: partition statistics files other than "
                         "Parquet are not read", "-", table, where, "warning")]
@@ -133,7 +141,7 @@ def check_partition_statistics_file(path: str, version: int, table: str, where: 
         except Exception as e:  # noqa: BLE001 - pyarrow raises OSError, ArrowInvalid, ... on a bad footer
             return [Finding("files.partition-statistics-fields", f"not a readable Parquet file: {str(e)[:300]}",
                             CLAUSE_PARTITION_STATS, table, where)]
-        ids = _field_ids(schema)
+        ids = arrow_fields_by_id(schema)
         out = []
         for fid, (name, first) in PARTITION_STATS_FIELDS.items():
             if version >= first and fid not in ids:
@@ -159,10 +167,6 @@ def check_metadata_log_uuids(doc: dict[str, Any], table: str, allowed: Any) -> l
     """``table-uuid`` of every earlier metadata file in ``metadata-log`` that is a local, regular
     file (``allowed``: path -> the path, or None when it may not be read) against the current
     one. Files that are missing or unreadable are not judged (the log may outlive them)."""
-    from iceberg_conformance.checker.datafiles import local_path
-    from iceberg_conformance.reference.metadata import load_metadata
-    from iceberg_conformance.reference.safeio import is_regular
-
     uuid = doc.get("table-uuid")
     if not isinstance(uuid, str):
         return []
@@ -189,11 +193,7 @@ CLAUSE_PARTITION_COUNTS = "Partition Statistics File: position_delete_record_cou
 def _partition_types(doc: dict[str, Any]) -> dict[int, Any]:
     """Partition field id -> result type, over every spec of the table (the unified partition
     type); a field whose source or transform cannot be resolved is left out."""
-    from iceberg_conformance.checker.datafiles import _schemas
-    from iceberg_conformance.reference.schema import walk
-    from iceberg_conformance.reference.transforms import parse_transform
-
-    schemas, current = _schemas(doc)
+    schemas, current = parsed_schemas(doc)
     sources: dict[int, Any] = {}
     for s in ([current] if current is not None else []) + schemas:
         for fid, info in walk(s):
@@ -214,8 +214,6 @@ def _partition_types(doc: dict[str, Any]) -> dict[int, Any]:
 
 
 def _key(values: dict[int, Any], types: dict[int, Any]) -> str:
-    from iceberg_conformance.reference.values import value_to_json
-
     return json.dumps([[fid, None if values.get(fid) is None else value_to_json(types[fid], values[fid])]
                        for fid in sorted(types)])
 
@@ -223,9 +221,6 @@ def _key(values: dict[int, Any], types: dict[int, Any]) -> str:
 def manifest_partition_key(partition: Any, types: dict[int, Any]) -> str:
     """The unified partition tuple of a manifest entry's ``partition`` (JSON single values keyed
     by partition field id), as a comparable string; fields the entry's spec lacks are null."""
-    from iceberg_conformance.reference.types import DateType, IntegerType
-    from iceberg_conformance.reference.values import value_from_json
-
     values: dict[int, Any] = {}
     for k, v in (partition or {}).items() if isinstance(partition, dict) else []:
         fid = int(k)
@@ -242,16 +237,9 @@ def manifest_partition_key(partition: Any, types: dict[int, Any]) -> str:
 def _stats_rows(path: str, types: dict[int, Any], wanted: tuple[int, ...]) -> list[tuple[str, dict[int, Any]]] | None:
     """(unified partition key, {field id: value} of the ``wanted`` fields) of every row of a
     Parquet partition statistics file; None when a field cannot be matched."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    from iceberg_conformance.checker.datafiles import _comparable, _py
-    from iceberg_conformance.reference.arrow import field_id
-    from iceberg_conformance.reference.safeio import open_regular
-
     with open_regular(path) as fh:
         pf = pq.ParquetFile(fh)
-        ids = _field_ids(pf.schema_arrow)
+        ids = arrow_fields_by_id(pf.schema_arrow)
         if 1 not in ids:
             return None
         names = [ids[1].name] + [ids[f].name for f in wanted if f in ids]
@@ -267,7 +255,7 @@ def _stats_rows(path: str, types: dict[int, Any], wanted: tuple[int, ...]) -> li
         arr = part.field(i)
         if pa.types.is_date32(arr.type):  # a day partition: Iceberg Java writes DATE, the spec says int days
             arr = arr.cast(pa.int32())
-        cols[fid] = [_py(types[fid], v) for v in _comparable(types[fid], arr).to_pylist()]
+        cols[fid] = [python_value(types[fid], v) for v in comparable(types[fid], arr).to_pylist()]
     nulls = part.is_null().to_pylist()
     rows = []
     values = {f: tbl.column(ids[f].name).to_pylist() for f in wanted if f in ids}
@@ -338,10 +326,6 @@ def check_partition_total_records(doc: dict[str, Any], snap: dict[str, Any], pat
     count is written as null): rows of the snapshot's scan tasks (:func:`reference.scan.plan`),
     position deletes and deletion vectors counted from their files, equality deletes applied to
     the rows read. Nothing is judged when a file of the snapshot cannot be read."""
-    from iceberg_conformance.checker.datafiles import local_path
-    from iceberg_conformance.reference import scan as rs
-    from iceberg_conformance.reference.errors import SpecViolation
-
     got = _by_partition(path, doc, 10)
     if got is None:
         return []
@@ -356,13 +340,13 @@ def check_partition_total_records(doc: dict[str, Any], snap: dict[str, Any], pat
             + [t.deletion_vector.path for t in tasks if t.deletion_vector is not None]
         if any((lp := local_path(f)) is None or not readable(lp) for f in files):
             return []
-        schema = rs._schema_for(doc, snap)
+        schema = rs.schema_for(doc, snap)
         for t in tasks:
             rc = int(t.data.data_file.get("record_count") or 0)
             if t.equality_deletes:
                 kept = len(rs.read_task(doc, schema, t))
             else:
-                kept = rc - len({p for p in rs._deleted_positions(t) if 0 <= p < rc})
+                kept = rc - len({p for p in rs.deleted_positions(t) if 0 <= p < rc})
             k = manifest_partition_key(t.data.data_file.get("partition"), types)
             actual[k] = actual.get(k, 0) + kept
     except (SpecViolation, OSError, ValueError, KeyError, TypeError):
@@ -374,4 +358,26 @@ def check_partition_total_records(doc: dict[str, Any], snap: dict[str, Any], pat
                                f"total_record_count is {value}, a scan of snapshot {snap.get('snapshot-id')} keeps "
                                f"{actual.get(key, 0)} rows of the partition after deletes (an unknown count is "
                                "written as null)", CLAUSE_PARTITION_COUNTS, table, where))
+    return out
+
+
+def check_partition_stats(run: CheckRun, unit: Unit) -> list[Finding]:
+    """``total_record_count`` of every registered partition statistics file against the rows
+    a scan of its snapshot keeps (deletes applied, :mod:`reference.scan`)."""
+    doc = run.doc
+    if doc is None:
+        return []
+    out: list[Finding] = []
+    for i, st in enumerate(doc.get("partition-statistics") or []):
+        if not isinstance(st, dict) or not isinstance(st.get("statistics-path"), str):
+            continue
+        p = local_path(st["statistics-path"])
+        if p is None or not run.readable(p):
+            continue  # reported by the metadata unit
+        snaps = [s for s in doc.get("snapshots") or [] if isinstance(s, dict)]
+        snap = next((s for s in snaps if s.get("snapshot-id") == st.get("snapshot-id")), None)
+        if snap is None:
+            continue
+        out.extend(check_partition_total_records(doc, snap, p, unit.table, f"/partition-statistics/{i}/statistics-path",
+                                                 lambda x: not run.outside(x)))
     return out

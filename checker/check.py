@@ -1,0 +1,184 @@
+"""Running a check: the units of a table, here, in local worker processes, or elsewhere.
+
+:func:`check_table` plans a table (:mod:`checker.plan`) and runs every unit: the metadata and
+manifest units first (each manifest unit returns its live digest), then the snapshot units in
+this process from those digests, then the content files. :func:`run_batch` runs units of one
+table with one :class:`~checker.run.CheckRun`, so what the batch reads is read once; a mapper
+given to :func:`check_table` may run batches elsewhere (``workers`` > 1: local processes started
+with ``spawn``; :mod:`suites.spark.distributed`: Spark tasks). Every unit is a pure function of
+its picklable fields: it reads files and writes nothing.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator
+
+from iceberg_conformance.checker.find import local_path
+from iceberg_conformance.checker.plan import LiveDigest, plan, Unit
+from iceberg_conformance.checker.run import CheckRun
+from iceberg_conformance.checker.units.datafile import check_content_file
+from iceberg_conformance.checker.units.deletes import check_dv_merge_unit, check_puffin
+from iceberg_conformance.checker.units.manifest import check_manifest
+from iceberg_conformance.checker.units.metadata import check_metadata
+from iceberg_conformance.checker.units.snapshot import check_snapshot
+from iceberg_conformance.checker.units.statistics import check_partition_stats
+from iceberg_conformance.reference.findings import Finding
+
+#: what runs each kind of unit (the manifest unit also returns the manifest's live digest)
+RUNNERS: dict[str, Callable[[CheckRun, Unit], list[Finding]]] = {
+    "metadata": check_metadata, "snapshot": check_snapshot,
+    "data-file": check_content_file, "delete-file": check_content_file, "puffin": check_puffin,
+    "dv-merge": check_dv_merge_unit, "partition-stats": check_partition_stats,
+}
+#: unit kinds that read only metadata, manifest lists and manifests
+METADATA_KINDS = frozenset({"metadata", "snapshot", "manifest"})
+
+Result = tuple[list[Finding], "LiveDigest | None"]
+Mapper = Callable[[Callable[[Any], Any], list[Any]], Iterable[Any]]
+
+
+def run_unit_digest(unit: Unit, run: CheckRun | None = None) -> tuple[list[Finding], LiveDigest | None]:
+    """The findings of one unit and, for a manifest, its :class:`~checker.plan.LiveDigest` (for
+    the snapshot units, which then need not decode the manifest again). ``run``: the run it
+    belongs to (made from the unit's table and roots when not given)."""
+    try:
+        run = run if run is not None else CheckRun(unit.table, list(unit.roots))
+        if unit.kind == "manifest":
+            return check_manifest(run, unit)
+        return RUNNERS[unit.kind](run, unit), None
+    except Exception as e:  # a checker bug must not hide the other findings
+        return [Finding("checker.internal-error", f"{type(e).__name__}: {e}", "-", unit.path, unit.kind)], None
+
+
+def run_unit(unit: Unit) -> list[Finding]:
+    """The findings of one unit (pure: reads files, writes nothing)."""
+    return run_unit_digest(unit)[0]
+
+
+def run_batch(units: list[Unit]) -> list[tuple[list[Finding], LiveDigest | None]]:
+    """The results of units of one table, in order, with one run (each file read once)."""
+    runs: dict[tuple[str, tuple[str, ...]], CheckRun] = {}
+    out = []
+    for u in units:
+        key = (u.table, tuple(u.roots))
+        run = runs.get(key)
+        if run is None:
+            try:
+                run = runs[key] = CheckRun(u.table, list(u.roots))
+            except Exception:  # reported per unit by run_unit_digest
+                run = None
+        out.append(run_unit_digest(u, run))
+    return out
+
+
+@dataclass
+class TableResult:
+    table: str
+    #: the findings, at most :data:`KEEP` of each rule and severity
+    findings: list[Finding]
+    units: int
+    seconds: float
+    #: (rule, severity) -> findings counted beyond the :data:`KEEP` listed
+    omitted: dict[tuple[str, str], int] = field(default_factory=dict)
+
+
+#: findings listed per rule and severity; more are counted (a table with a million missing files
+#: costs a counter, not a million findings in memory and in the report)
+KEEP = 10_000
+
+
+class _Findings:
+    """Findings as the units return them: duplicates dropped, at most :data:`KEEP` of a rule and
+    severity kept, the rest counted (a hash stands for each counted one)."""
+
+    def __init__(self) -> None:
+        self.kept: list[Finding] = []
+        self._seen: set[Finding] = set()
+        self._counted: set[int] = set()
+        self._per_rule: dict[tuple[str, str], int] = {}
+        self.omitted: dict[tuple[str, str], int] = {}
+
+    def extend(self, found: Iterable[Finding]) -> None:
+        for f in found:
+            key = (f.rule, f.severity)
+            if f in self._seen:
+                continue
+            if self._per_rule.get(key, 0) < KEEP:
+                self._seen.add(f)
+                self._per_rule[key] = self._per_rule.get(key, 0) + 1
+                self.kept.append(f)
+            elif hash(f) not in self._counted:
+                self._counted.add(hash(f))
+                self.omitted[key] = self.omitted.get(key, 0) + 1
+
+
+def _batches(units: list[Unit], workers: int) -> list[list[Unit]]:
+    size = max(1, len(units) // (workers * 8))
+    return [units[i:i + size] for i in range(0, len(units), size)]
+
+
+def _run_all(units: list[Unit], run: CheckRun, mapper: Mapper | None, workers: int) -> Iterator[Result]:
+    """Results of ``units`` in order: here with ``run``, or in batches through ``mapper``."""
+    if mapper is None or len(units) <= 1:
+        return (run_unit_digest(u, run) for u in units)
+    return (r for batch in mapper(run_batch, _batches(units, workers)) for r in batch)
+
+
+def check_table(table: str, progress: Callable[[int, int, Unit], None] | None = None,
+                mapper: Mapper | None = None, allowed_roots: list[str] | None = None, metadata_only: bool = False,
+                workers: int = 1, planned: Callable[[list[Unit]], None] | None = None) -> TableResult:
+    """Plan and run every unit of one table. ``metadata_only`` leaves out the data and delete
+    files (every metadata, manifest-list and manifest rule still runs); ``workers`` > 1 runs the
+    units in a pool of local processes; ``mapper`` may run them elsewhere (an engine: it maps a
+    function over batches of units, results in order); ``planned`` is told the units before they
+    run."""
+    start = time.monotonic()
+    run = CheckRun(table, allowed=allowed_roots)
+    units = plan(run, metadata_only)
+    if metadata_only:
+        units = [u for u in units if u.kind in METADATA_KINDS]
+    if planned is not None:
+        planned(units)
+    findings = _Findings()
+    if mapper is None and workers > 1 and len(units) > 1:
+        mapper = pool_mapper(workers)
+    # manifests first: each returns the digest of its live entries, which the snapshot units
+    # (run here, in this process) check, so no manifest is decoded twice
+    first = [u for u in units if u.kind in ("metadata", "manifest")]
+    snapshots = [u for u in units if u.kind == "snapshot"]
+    rest = [u for u in units if u.kind not in ("metadata", "manifest", "snapshot")]
+    done = 0
+
+    def tick(u: Unit) -> None:
+        nonlocal done
+        if progress is not None:
+            progress(done, len(units), u)
+        done += 1
+    for u, (part, digest) in zip(first, _run_all(first, run, mapper, workers)):
+        tick(u)
+        findings.extend(part)
+        if digest is not None:
+            run.digests[local_path(u.path) or u.path] = digest
+    for u in snapshots:
+        tick(u)
+        findings.extend(run_unit_digest(u, run)[0])
+    run.digests.clear()
+    for u, (part, _digest) in zip(rest, _run_all(rest, run, mapper, workers)):
+        tick(u)
+        findings.extend(part)
+    return TableResult(run.table, findings.kept, len(units), time.monotonic() - start, findings.omitted)
+
+
+def pool_mapper(workers: int) -> Mapper:
+    """Run batches in ``workers`` local processes (units are independent and picklable); results
+    come back in order."""
+    def run(fn: Callable[[Any], Any], batches: list[Any]) -> Iterator[Any]:
+        # spawn, not fork: a forked child of a process with threads (pyarrow's pool, a test runner's)
+        # can deadlock on a lock one of those threads held
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(workers) as pool:
+            yield from pool.imap(fn, batches)
+    return run

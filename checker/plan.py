@@ -1,0 +1,329 @@
+"""Planning a check: a table's work as units.
+
+:func:`plan_units` reads the table's metadata, manifest lists and manifests just enough to list
+the work. A :class:`Unit` holds only strings, numbers and JSON, so it can be checked in another
+process or on another machine (:mod:`checker.check`). Work is shared across snapshots by
+content, never by path alone: a manifest is one unit, checked against every *distinct*
+manifest-list record that names it; a content file (data file, delete file, deletion vector) is
+one unit, checked against every distinct ``data_file`` record that describes it. However many
+snapshots list a manifest, planning decodes it once.
+
+Unit kinds: ``metadata``, ``snapshot``, ``manifest``, ``data-file``, ``delete-file``, ``puffin``
+(a Puffin file holding deletion vectors, whole), ``dv-merge`` (a deletion vector against the live
+position delete files it replaces) and ``partition-stats`` (see :mod:`checker.units`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from iceberg_conformance.checker.find import local_path
+from iceberg_conformance.checker.run import CheckRun
+from iceberg_conformance.reference.manifests import inherit
+from iceberg_conformance.reference.metadata import snapshots_by_id
+
+
+@dataclass
+class Unit:
+    """One piece of checking work. ``kind`` says which; ``table`` is the metadata file;
+    ``path`` the artifact (local path); ``context`` JSON-able facts from planning."""
+
+    kind: str
+    table: str
+    path: str
+    context: dict[str, Any] = field(default_factory=dict)
+    #: directories the unit may read under (the table's location and directory, and roots the
+    #: user allowed); empty: no confinement
+    roots: list[str] = field(default_factory=list)
+
+    def label(self) -> str:
+        return f"{self.kind} {self.path}"
+
+
+def content_key(df: dict[str, Any]) -> str:
+    """The identity of a content file as the spec defines it: its ``file_path``, and for a
+    deletion vector (a blob inside a Puffin file, several of which may share one file) the path
+    with ``content_offset`` and ``content_size_in_bytes``."""
+    path = str(df.get("file_path"))
+    offset = df.get("content_offset")
+    if offset is None:
+        return path
+    return f"{path}#{offset}+{df.get('content_size_in_bytes')}"
+
+
+def describe_key(key: str) -> str:
+    """A content key in words."""
+    if "#" in key:
+        path, rest = key.rsplit("#", 1)
+        offset, size = rest.split("+", 1)
+        return f"the deletion vector at content_offset {offset} (content_size_in_bytes {size}) of {path}"
+    return key
+
+
+@dataclass
+class LiveDigest:
+    """What a snapshot's live-file checks need of one manifest, taken from its entries as stored
+    (before inheritance) while the manifest unit decodes them, so no manifest is decoded twice:
+    the content keys of its live (ADDED/EXISTING) entries with their entry indexes, totals per
+    content, its deletion vectors, and its ADDED position delete files (for the v3 rule)."""
+
+    keys: list[str] = field(default_factory=list)
+    index: list[int] = field(default_factory=list)
+    #: content -> [live files, their record_count]
+    totals: dict[int, list[int]] = field(default_factory=dict)
+    #: (referenced_data_file, entry index) of each live deletion vector
+    dvs: list[tuple[str, int]] = field(default_factory=list)
+    #: (content key, snapshot_id as stored) of each ADDED position delete entry without content_offset
+    added_position_files: list[tuple[str, Any]] = field(default_factory=list)
+
+
+def live_digest(entries: list[dict[str, Any]]) -> LiveDigest:
+    """The live digest of a manifest's decoded entries."""
+    d = LiveDigest()
+    for i, e in enumerate(entries):
+        status = e.get("status")
+        if status not in (0, 1):
+            continue
+        df = e["data_file"]
+        k = content_key(df)
+        d.keys.append(k)
+        d.index.append(i)
+        content = df.get("content", 0)
+        t = d.totals.setdefault(content if isinstance(content, int) else -1, [0, 0])
+        t[0] += 1
+        t[1] += int(df.get("record_count") or 0)
+        if content == 1:
+            if str(df.get("file_format", "")).upper() == "PUFFIN":
+                d.dvs.append((str(df.get("referenced_data_file")), i))
+            if status == 1 and df.get("content_offset") is None:
+                d.added_position_files.append((k, e.get("snapshot_id")))
+    return d
+
+
+def digest_of(run: CheckRun, local: str) -> LiveDigest:
+    """The live digest of a manifest: from its manifest unit if it ran, else decoded here."""
+    got = run.digests.get(local)
+    return got if isinstance(got, LiveDigest) else live_digest(run.manifest(local)[0])
+
+
+def canonical(value: Any) -> str:
+    """``value`` as canonical JSON text (what "the same record" means)."""
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def snapshot_manifests(run: CheckRun, snap: dict[str, Any]) -> list[dict[str, Any]]:
+    """Manifest-list entries of a snapshot (v1 ``manifests`` lists become bare entries)."""
+    ml = snap.get("manifest-list")
+    if isinstance(ml, str):
+        local = local_path(ml)
+        if local is None or not run.readable(local):
+            return []
+        return run.manifest_list(local)[0]
+    return [{"manifest_path": p, "partition_spec_id": 0, "content": 0, "sequence_number": 0,
+             "added_snapshot_id": snap.get("snapshot-id")}
+            for p in snap.get("manifests") or [] if isinstance(p, str)]
+
+
+Live = list[tuple[dict[str, Any], dict[str, Any], int]]
+
+
+def live_entries(run: CheckRun, snap: dict[str, Any],
+                 seen: dict[tuple[str, str], Live] | None = None) -> Iterator[tuple[dict[str, Any], dict[str, Any], int]]:
+    """(manifest-list entry, entry with inherited values, index) of every ADDED/EXISTING entry
+    of the snapshot. ``seen`` keeps each manifest's live entries by the record that names it, so
+    a manifest listed by many snapshots is decoded once."""
+    for mf in snapshot_manifests(run, snap):
+        local = local_path(str(mf.get("manifest_path")))
+        if local is None or not run.readable(local):
+            continue
+        key = (local, canonical(mf)) if seen is not None else None
+        got = seen.get(key) if seen is not None and key is not None else None
+        if got is None:
+            entries, _ = run.manifest(local)
+            got = [(mf, e, i) for i, e in enumerate(inherit(entries, mf, run.version)) if e.get("status") in (0, 1)]
+            if seen is not None and key is not None:
+                seen[key] = got
+        yield from ((mf, e, i) for _mf, e, i in got)
+
+
+def appending_snapshots(doc: dict[str, Any]) -> set[int]:
+    """Ids of the snapshots whose summary says operation ``append``."""
+    out = set()
+    for sid, s in snapshots_by_id(doc).items():
+        summary = s.get("summary")
+        if isinstance(summary, dict) and summary.get("operation") == "append":
+            out.add(sid)
+    return out
+
+
+def plan_units(table: str, allowed_roots: list[str] | None = None, metadata_only: bool = False) -> list[Unit]:
+    """Every unit of work for the table whose metadata file is ``table`` (a path or a
+    ``file:`` URI); see :func:`plan`."""
+    return plan(CheckRun(table, allowed=allowed_roots), metadata_only)
+
+
+def plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
+    """Every unit of work of the run's table. Every snapshot the metadata lists is planned."""
+    units = _plan(run, metadata_only)
+    for u in units:
+        u.roots = list(run.roots.roots)
+    return units
+
+
+def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
+    table, doc, version = run.table, run.doc, run.version
+    units = [Unit("metadata", table, table)]
+    if doc is None:
+        return units
+    listed_snaps = doc.get("snapshots")
+    snaps = [s for s in listed_snaps if isinstance(s, dict)] if isinstance(listed_snaps, list) else []
+    # manifest path -> distinct record (canonical JSON) -> {record, where: [(list, index, snapshot)]}
+    manifests: dict[str, dict[str, dict[str, Any]]] = {}
+    # content key -> {"records": canonical -> context, "snapshots": [...]}
+    files: dict[str, dict[str, Any]] = {}
+    live_data: dict[int, dict[str, tuple[int, Any, Any, int]]] = {}
+    puffin_deletes: dict[str, list[Any]] = {}
+    # DV content key -> {"dv": its record, "files": position delete file key -> record}
+    merges: dict[str, dict[str, Any]] = {}
+    seen: dict[tuple[str, str], Live] = {}
+    appends = appending_snapshots(doc) if version >= 3 else set()
+    for snap in snaps:
+        sid = snap.get("snapshot-id")
+        units.append(Unit("snapshot", table, str(snap.get("manifest-list", "")), {"snapshot_id": sid}))
+        try:
+            listed = snapshot_manifests(run, snap)
+            entries = [] if metadata_only else list(live_entries(run, snap, seen))
+        except Exception:  # unreadable input: the snapshot and manifest units report it
+            listed, entries = [], []
+        list_path = str(snap.get("manifest-list", ""))
+        for i, mf in enumerate(listed):
+            p = str(mf.get("manifest_path"))
+            rec = manifests.setdefault(p, {}).setdefault(canonical(mf), {"record": mf, "where": []})
+            rec["where"].append([list_path, i, sid])
+        data_here: dict[str, tuple[int, Any, Any, int]] = {}
+        dvs_here: list[tuple[str, dict[str, Any]]] = []
+        positions_here: list[dict[str, Any]] = []
+        for mf, e, i in entries:
+            df = e["data_file"]
+            k = content_key(df)
+            spec_id = mf.get("partition_spec_id", 0)
+            item = files.setdefault(k, {"records": {}, "snapshots": [], "sequence_numbers": {}, "first_row_ids": {}})
+            item["snapshots"].append(sid)
+            if e.get("status") == 1 and e.get("snapshot_id") in appends and df.get("content", 0) == 0:
+                item["appended_by"] = e["snapshot_id"]  # ADDED by an append: only new rows
+            if version >= 2:
+                seqs = f"{e.get('sequence_number')}/{e.get('file_sequence_number')}"
+                item["sequence_numbers"].setdefault(seqs, [str(mf.get("manifest_path")), i, sid])
+            if version >= 3 and isinstance(df.get("first_row_id"), int) and df.get("content", 0) == 0:
+                item.setdefault("row_ids_by_snapshot", {}).setdefault(sid, {}).setdefault(
+                    df["first_row_id"], [str(mf.get("manifest_path")), i, sid])
+            item["records"].setdefault(canonical([df, spec_id]), {
+                "entry": e, "manifest": str(mf.get("manifest_path")), "index": i, "spec_id": spec_id,
+                "occurrences": 0})["occurrences"] += 1
+            if df.get("content", 0) == 0:
+                data_here[str(df.get("file_path"))] = (
+                    int(df.get("record_count") or 0), spec_id, canonical(df.get("partition") or {}),
+                    int(e.get("sequence_number") or 0))
+            elif df.get("content_offset") is not None:
+                puffin_deletes.setdefault(str(df.get("file_path")), []).append(sid)
+            if df.get("content") == 1:
+                rec = {"key": k, "path": str(df.get("file_path")), "manifest": str(mf.get("manifest_path")),
+                       "index": i, "spec_id": spec_id, "partition": canonical(df.get("partition") or {}),
+                       "sequence_number": e.get("sequence_number"),
+                       "referenced_data_file": df.get("referenced_data_file"),
+                       "content_offset": df.get("content_offset"),
+                       "content_size_in_bytes": df.get("content_size_in_bytes"), "snapshot": sid}
+                if str(df.get("file_format", "")).upper() == "PUFFIN":
+                    dvs_here.append((k, rec))
+                else:
+                    positions_here.append(rec)
+        if isinstance(sid, int):
+            live_data[sid] = data_here
+        if version >= 3 and dvs_here and positions_here:
+            _plan_merges(merges, dvs_here, positions_here, data_here)
+    for p, records in manifests.items():
+        units.append(Unit("manifest", table, p, {"records": list(records.values())}))
+    for p in puffin_deletes:
+        units.append(Unit("puffin", table, p, {}))
+    for k, m in merges.items():
+        units.append(Unit("dv-merge", table, m["dv"]["path"], {"dv": m["dv"], "files": list(m["files"].values())}))
+    if not metadata_only and any(isinstance(x, dict) for x in doc.get("partition-statistics") or []):
+        units.append(Unit("partition-stats", table, table, {}))
+    parents = {s.get("snapshot-id"): s.get("parent-snapshot-id") for s in snaps}
+    for k, item in files.items():
+        if item.get("row_ids_by_snapshot"):
+            item["first_row_ids"] = _changed_first_row_ids(item["row_ids_by_snapshot"], parents)
+        records = list(item["records"].values())
+        first = records[0]
+        df = first["entry"]["data_file"]
+        content = df.get("content", 0)
+        ctx: dict[str, Any] = {"records": records, "snapshots": item["snapshots"],
+                               "sequence_numbers": item["sequence_numbers"], "first_row_ids": item["first_row_ids"],
+                               "appended_by": item.get("appended_by")}
+        if content == 0:
+            units.append(Unit("data-file", table, str(df.get("file_path")), ctx))
+            continue
+        # deletes: the data files they may refer to, with record counts
+        targets: dict[str, int] = {}
+        part = canonical(df.get("partition") or {})
+        ref = df.get("referenced_data_file")
+        for sid in item["snapshots"]:
+            for path, (count, spec_id, dpart, _seq) in (live_data.get(sid, {}) if isinstance(sid, int) else {}).items():
+                if ref is not None:
+                    if path == ref:
+                        targets[path] = count
+                elif content == 1 and spec_id == first["spec_id"] and dpart == part:
+                    targets[path] = count
+        ctx["targets"] = targets
+        units.append(Unit("delete-file", table, str(df.get("file_path")), ctx))
+    return units
+
+
+def _changed_first_row_ids(by_snapshot: dict[Any, dict[int, list[Any]]],
+                           parents: dict[Any, Any]) -> dict[int, list[Any]]:
+    """The first_row_id values of one data file that disagree along a snapshot's ancestry: within
+    one snapshot, or between a snapshot and its nearest ancestor listing the file (an EXISTING
+    file keeps the value it had). Snapshots on other branches may assign the file other ids after
+    an upgrade ("For a data file in multiple branches, a writer may write the `first_row_id` from
+    another branch or may assign a new `first_row_id`"): they are not compared with each other.
+    Returns value -> where, more than one value when they disagree."""
+    for sid, values in by_snapshot.items():
+        if len(values) > 1:
+            return values
+        seen = {sid}
+        parent = parents.get(sid)
+        while parent is not None and parent not in seen and parent not in by_snapshot:
+            seen.add(parent)
+            parent = parents.get(parent)
+        if parent is not None and parent in by_snapshot and set(by_snapshot[parent]) != set(values):
+            return {**by_snapshot[parent], **values}
+    return next(iter(by_snapshot.values()))
+
+
+def _plan_merges(merges: dict[str, dict[str, Any]], dvs: list[tuple[str, dict[str, Any]]],
+                 positions: list[dict[str, Any]], data: dict[str, tuple[int, Any, Any, int]]) -> None:
+    """Pair each live deletion vector of one snapshot with the live position delete files that
+    apply to its data file by the delete-planning rules of "Scan Planning" (a position delete
+    file's data sequence number >= the data file's, same spec and partition, and a
+    ``referenced_data_file``, where set, naming that file), added no later than the DV (data
+    sequence number <= the DV's). A pair seen in several snapshots is recorded once, with the
+    first snapshot it was seen in."""
+    for key, dv in dvs:
+        ref = dv.get("referenced_data_file")
+        target = data.get(str(ref)) if ref is not None else None
+        dv_seq = dv.get("sequence_number")
+        if target is None or not isinstance(dv_seq, int):
+            continue  # a DV of no live data file: dv.target-not-live
+        _count, spec_id, part, data_seq = target
+        for p in positions:
+            p_seq = p.get("sequence_number")
+            if not isinstance(p_seq, int) or not data_seq <= p_seq <= dv_seq:
+                continue
+            if p.get("referenced_data_file") not in (None, ref):
+                continue
+            if p["spec_id"] != spec_id or p["partition"] != part:
+                continue
+            item = merges.setdefault(key, {"dv": dv, "files": {}})
+            item["files"].setdefault(p["key"], p)

@@ -1,0 +1,188 @@
+"""One check run of one table: what it knows and what it has read.
+
+A :class:`CheckRun` holds the table's metadata file and document (loaded once), its format
+version, its parsed schemas, the directories it may read (:class:`~checker.find.Roots`), and
+what it has read: manifest lists and manifests (the most recent ones kept), the live digest of
+every manifest a manifest unit has decoded, recent results of costly reads (:meth:`CheckRun.recent`),
+and the columnar screen's counters. Nothing of it is module state: every planning step and
+every unit is given the run it belongs to, and a process that runs units of a table elsewhere
+(a worker, a Spark task) makes its own run from the unit's table and roots.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Callable, Generic, TypeVar
+
+from iceberg_conformance.checker.find import absent, local_path, Roots, table_roots
+from iceberg_conformance.reference.findings import Finding
+from iceberg_conformance.reference.manifests import read_manifest, read_manifest_list
+from iceberg_conformance.reference.metadata import current_schema, format_version, load_metadata, schema_by_id
+from iceberg_conformance.reference.safeio import is_regular
+from iceberg_conformance.reference.types import parse_type, StructType
+
+CLAUSE_SNAPSHOTS = "Snapshots; Manifest Lists"
+#: the environment variable that turns the columnar screen of manifests off ("0")
+COLUMNAR_ENV = "ICEBERG_CONFORMANCE_COLUMNAR"
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _Recent(Generic[K, V]):
+    """The ``size`` most recently used values."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        value = self._items.get(key)
+        if value is not None:
+            self._items.move_to_end(key)
+        return value
+
+    def put(self, key: K, value: V) -> V:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        if len(self._items) > self.size:
+            self._items.popitem(last=False)
+        return value
+
+
+def columnar_enabled() -> bool:
+    """Whether the columnar screen runs: Polars is installed and ``$ICEBERG_CONFORMANCE_COLUMNAR``
+    is not ``0``."""
+    if os.environ.get(COLUMNAR_ENV, "1") == "0":
+        return False
+    try:
+        import polars  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@dataclass
+class ScreenCounts:
+    """Manifests the columnar screen certified, and those it left to the record reader with the
+    reason it gave for the last few of them."""
+
+    certified: int = 0
+    record: int = 0
+    reasons: list[tuple[str, str]] = field(default_factory=list)
+
+
+class CheckRun:
+    """What one check run of the table whose metadata file is ``table`` knows.
+
+    ``roots``: the directories files may be read under (``None``: the table's own, see
+    :func:`~checker.find.table_roots`; ``[]``: no confinement). ``columnar``: whether the
+    columnar screen of manifests runs (``None``: :func:`columnar_enabled`)."""
+
+    def __init__(self, table: str, roots: list[str] | None = None, *, allowed: list[str] | None = None,
+                 columnar: bool | None = None) -> None:
+        self.table = local_path(table) or table
+        doc, findings = load_metadata(self.table)
+        #: the metadata document as parsed (any JSON value), and what loading it found
+        self.loaded: Any = doc
+        self.load_findings: list[Finding] = list(findings)
+        #: the document when it is a JSON object, else None
+        self.doc: dict[str, Any] | None = doc if isinstance(doc, dict) else None
+        v = format_version(self.doc) if self.doc is not None else 0
+        #: the table's format version; a document without a valid one is read as v1 (the metadata
+        #: rules report it)
+        self.version: int = v if v in (1, 2, 3) else 1
+        self.roots = Roots(table_roots(self.table, self.doc, allowed) if roots is None else roots)
+        self.columnar = columnar_enabled() if columnar is None else columnar
+        self.screen = ScreenCounts()
+        #: manifest path -> the live digest its manifest unit computed (see :mod:`checker.plan`)
+        self.digests: dict[str, Any] = {}
+        self._lists: _Recent[str, tuple[list[dict[str, Any]], list[Finding]]] = _Recent(64)
+        self._manifests: _Recent[str, tuple[list[dict[str, Any]], list[Finding]]] = _Recent(256)
+        self._recent: dict[str, _Recent[str, tuple[Any]]] = {}
+        self._schemas: tuple[list[StructType], StructType | None] | None = None
+
+    # --- what may be read -----------------------------------------------------------------------
+
+    def outside(self, local: str) -> bool:
+        """Whether ``local`` resolves outside the directories this run may read."""
+        return self.roots.outside(local)
+
+    def readable(self, local: str) -> bool:
+        """Whether ``local`` may be read and is a regular file."""
+        return not self.outside(local) and is_regular(local)
+
+    def blocked(self, local: str, file: str, location: str, path: str, missing_rule: str,
+                what: str) -> Finding | None:
+        """The finding that keeps ``local`` from being read (outside the table, absent, not a
+        regular file), or None."""
+        if self.outside(local):
+            return outside_finding(file, location, path)
+        why = absent(local)
+        if why is None:
+            return None
+        rule = missing_rule if why[0] == "files.missing" else why[0]
+        clause = CLAUSE_SNAPSHOTS if why[0] == "files.missing" else "-"
+        return Finding(rule, f"{what} {path} {why[1]}", clause, file, location)
+
+    # --- what has been read ---------------------------------------------------------------------
+
+    def manifest_list(self, path: str) -> tuple[list[dict[str, Any]], list[Finding]]:
+        """The decoded records of a manifest list and its findings."""
+        got = self._lists.get(path)
+        return got if got is not None else self._lists.put(path, read_manifest_list(path, self.version))
+
+    def manifest(self, path: str) -> tuple[list[dict[str, Any]], list[Finding]]:
+        """The decoded entries of a manifest (as stored) and its findings."""
+        got = self._manifests.get(path)
+        return got if got is not None else self._manifests.put(path, read_manifest(path, self.version))
+
+    def schemas(self) -> tuple[list[StructType], StructType | None]:
+        """Every schema of the table that parses, and the current one (None if it does not)."""
+        if self._schemas is None:
+            self._schemas = parsed_schemas(self.doc) if self.doc is not None else ([], None)
+        return self._schemas
+
+    def recent(self, kind: str, key: str, compute: Callable[[], V], size: int = 16) -> V:
+        """``compute()``, kept with the ``size`` most recent values of its ``kind`` (e.g. the rows
+        of position delete files that several deletion vectors are compared with)."""
+        cache = self._recent.setdefault(kind, _Recent(size))
+        got = cache.get(key)
+        if got is not None:
+            return got[0]  # type: ignore[no-any-return]
+        return cache.put(key, (compute(),))[0]  # type: ignore[no-any-return]
+
+
+def parsed_schemas(doc: dict[str, Any]) -> tuple[list[StructType], StructType | None]:
+    """Every schema of a metadata document that parses, and the current one (None if it does
+    not)."""
+    out = []
+    for s in schema_by_id(doc).values():
+        try:
+            t = parse_type({"type": "struct", "fields": s.get("fields", [])})
+        except Exception:
+            continue
+        if isinstance(t, StructType):
+            out.append(t)
+    cur = current_schema(doc)
+    current = None
+    if isinstance(cur, dict):
+        try:
+            c = parse_type({"type": "struct", "fields": cur.get("fields", [])})
+            current = c if isinstance(c, StructType) else None
+        except Exception:
+            current = None
+    return out, current
+
+
+def outside_finding(file: str, location: str, path: str) -> Finding:
+    """``files.outside-table``: ``path`` is not read."""
+    return Finding("files.outside-table", f"{path} resolves outside the table's location and directory; it is "
+                   "not read (allow its directory with --allow-root to check it)", "-", file, location, "warning")
+
+
+def unavailable(file: str, location: str, why: str) -> Finding:
+    """``checker.not-checked``: a check the checker cannot make here."""
+    return Finding("checker.not-checked", f"check not available: {why}", "-", file, location, "warning")

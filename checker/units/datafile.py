@@ -1,0 +1,553 @@
+"""The ``data-file`` and ``delete-file`` units: one content file against its manifest entry and the table's schemas.
+
+What is compared (spec sections in each finding's clause):
+
+* the file exists and its size equals ``file_size_in_bytes``;
+* Parquet: field ids and physical/logical types per Appendix A and Parquet LogicalTypes.md
+  (:mod:`reference.parquet`), the Arrow schema pyarrow derives maps to the Iceberg types
+  (:mod:`reference.arrow`), ``record_count`` equals the rows in the file;
+* per column (by field id): ``value_counts``, ``null_value_counts``, ``nan_value_counts``
+  equal what the data holds, ``lower_bounds`` <= the smallest and ``upper_bounds`` >= the
+  largest non-null, non-NaN value (a truncated string/binary bound is legitimate as long as it
+  still bounds the data); a required table column holds no null;
+* the file's partition tuple equals the partition transform of every row's source values.
+
+Counts are compared for columns reached through structs only; for list elements and map
+keys/values only the bounds are compared (writers count repeated values differently).
+Files are opened read-only; nothing is written.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from decimal import Decimal
+from typing import Any, Callable
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from iceberg_conformance.checker.find import absent, local_path
+from iceberg_conformance.checker.plan import describe_key, Unit
+from iceberg_conformance.checker.run import CheckRun, outside_finding
+from iceberg_conformance.checker.units.deletes import (
+    check_dv, check_positions, CLAUSE_EQUALITY_FIELDS, CLAUSE_POSITION_ROW, equality_field_problems,
+)
+from iceberg_conformance.checker.units.lineage import (
+    ADDED_RULES, CLAUSE_ASSIGNMENT, LINEAGE_COLUMNS, non_null_lineage,
+)
+from iceberg_conformance.checker.units.metrics import (
+    accumulate, ColumnStats, compare_stats, leaf_arrays, show, value_lt,
+)
+from iceberg_conformance.reference import parquet as rp, scan as rs
+from iceberg_conformance.reference.arrow import arrow_matches, field_id
+from iceberg_conformance.reference.binary import bound_from_bytes
+from iceberg_conformance.reference.errors import SpecViolation
+from iceberg_conformance.reference.findings import Finding
+from iceberg_conformance.reference.metadata import spec_by_id
+from iceberg_conformance.reference.safeio import open_regular
+from iceberg_conformance.reference.transforms import parse_transform
+from iceberg_conformance.reference.types import (
+    DateType as _Date, DecimalType, IcebergType, ListType, LongType, MapType, NestedField, StringType, StructType,
+)
+from iceberg_conformance.reference.values import value_from_json
+
+CLAUSE_DATA_FILE = "Manifests: data_file fields"
+CLAUSE_PARTITION = "Partitioning: partition values of a data file are the transforms of its rows"
+CLAUSE_SEQ_NUMBERS = "Manifests: sequence_number, file_sequence_number (must never change after a file is added)"
+
+
+def _annotation_findings(pf: Any, uri: str) -> list[Finding]:
+    """LogicalTypes.md annotations of the leaf columns of a Parquet file (reference/parquet.py)."""
+    cols, ranges = [], []
+    meta = pf.metadata
+    for i in range(len(pf.schema)):
+        c = pf.schema.column(i)
+        lt = c.logical_type
+        logical = json.loads(lt.to_json()) if lt is not None and lt.type != "NONE" else None
+        cols.append((c.path, str(c.physical_type), logical, str(c.converted_type)))
+        if logical and logical.get("Type") == "Int":
+            for rg in range(meta.num_row_groups):
+                st = meta.row_group(rg).column(i).statistics
+                if st is not None and st.has_min_max:
+                    ranges.append((c.path, logical, st.min, st.max))
+    return [Finding("parquet.annotation", why, rp.CLAUSE_ANNOTATIONS, uri, name)
+            for name, why in rp.annotation_problems(cols) + rp.int_range_problems(ranges)]
+
+
+def _required_ids(schema: StructType | None) -> set[int]:
+    out: set[int] = set()
+    if schema is None:
+        return out
+
+    def go(t: IcebergType, parents_required: bool) -> None:
+        if isinstance(t, StructType):
+            for f in t.fields:
+                if f.required and parents_required:
+                    out.add(f.field_id)
+                go(f.field_type, parents_required and f.required)
+
+    go(schema, True)
+    return out
+
+
+def _nested_ids(t: Any) -> list[int]:
+    """Field ids of every field nested in Arrow type ``t`` (struct fields, list elements, map
+    keys and values), from their ``PARQUET:field_id`` metadata."""
+    out: list[int] = []
+    children = []
+    if pa.types.is_struct(t):
+        children = [t.field(i) for i in range(t.num_fields)]
+    elif pa.types.is_map(t):
+        children = [t.key_field, t.item_field]
+    elif pa.types.is_list(t) or pa.types.is_large_list(t):
+        children = [t.value_field]
+    for f in children:
+        fid = field_id(f)
+        if fid is not None:
+            out.append(fid)
+        out.extend(_nested_ids(f.type))
+    return out
+
+
+def _arrow_leaves(schema: Any) -> dict[int, tuple[int, list[tuple[str, int]], Any]]:
+    """field id -> (top-level column index, steps, arrow type) of each primitive leaf."""
+    out: dict[int, tuple[int, list[tuple[str, int]], Any]] = {}
+
+    def go(top: int, steps: list[tuple[str, int]], f: Any) -> None:
+        t = f.type
+        if pa.types.is_struct(t):
+            for i in range(t.num_fields):
+                go(top, steps + [("struct", i)], t.field(i))
+        elif pa.types.is_map(t):
+            go(top, steps + [("key", 0)], t.key_field)
+            go(top, steps + [("value", 0)], t.item_field)
+        elif pa.types.is_list(t) or pa.types.is_large_list(t):
+            go(top, steps + [("list", 0)], t.value_field)
+        else:
+            fid = field_id(f)
+            if fid is not None:
+                out[fid] = (top, steps, t)
+
+    for i, f in enumerate(schema):
+        go(i, [], f)
+    return out
+
+
+def _check_record(run: CheckRun, unit: Unit) -> list[Finding]:
+    """Findings for the data or delete file of a ``data-file``/``delete-file`` unit against one
+    ``data_file`` record (``unit.context``: the record, the targets of a delete file, ...)."""
+    doc = run.doc
+    assert doc is not None
+    ctx = unit.context
+    entry = ctx["entry"]
+    df = entry["data_file"]
+    manifest = str(ctx.get("manifest", ""))
+    mloc = f"entries[{ctx.get('index', '?')}] data_file"
+    uri = unit.path
+    out: list[Finding] = []
+    content = df.get("content", 0)
+    what = "data file" if content == 0 else "delete file"
+
+    def add(rule: str, msg: str, clause: str, loc: str, severity: Any = "error") -> None:
+        out.append(Finding(rule, f"{what} {uri}: {msg}", clause, manifest, f"{mloc}/{loc}" if loc else mloc, severity))
+
+    local = local_path(uri)
+    if local is None:
+        add("checker.not-checked", "check not available: not a local path", "-", "file_path", "warning")
+        return out
+    why = absent(local)
+    if why is not None:
+        add(why[0], why[1], CLAUSE_DATA_FILE + " (file_path)", "file_path")
+        return out
+    size = os.path.getsize(local)
+    claimed = df.get("file_size_in_bytes")
+    if isinstance(claimed, int) and claimed != size:
+        add("files.size", f"file_size_in_bytes is {claimed}, the file has {size} bytes",
+            CLAUSE_DATA_FILE + " (file_size_in_bytes)", "file_size_in_bytes")
+    fmt = str(df.get("file_format", "")).upper()
+    if fmt == "PUFFIN":
+        out.extend(check_dv(local, df, ctx.get("targets") or {}, add))
+        return out
+    if fmt in ("AVRO", "ORC") and content == 0:
+        _check_rows(run, df, ctx, add)
+        return out
+    if fmt != "PARQUET":
+        add("checker.not-checked", f"check not available: {fmt} {what}s are not read", "-",
+            "file_format", "warning")
+        return out
+    out.extend(_check_parquet(run, local, uri, df, ctx, add))
+    return out
+
+
+def _check_parquet(run: CheckRun, local: str, uri: str, df: dict[str, Any], ctx: dict[str, Any],
+                   add: Callable[..., None]) -> list[Finding]:
+    doc = run.doc
+    assert doc is not None
+    out: list[Finding] = []
+    content = df.get("content", 0)
+    schemas, current = run.schemas()
+    if content == 1:  # position deletes: reserved columns; row holds table columns by their ids
+        schemas = schemas + [StructType((NestedField(2147483546, "file_path", StringType(), True),
+                                          NestedField(2147483545, "pos", LongType(), True),
+                                          NestedField(2147483544, "row", StructType(()), True)))]
+    if content == 0 and run.version >= 3:  # row lineage columns a writer may materialize
+        schemas = schemas + [StructType((NestedField(2147483540, "_row_id", LongType(), False),
+                                          NestedField(2147483539, "_last_updated_sequence_number",
+                                                      LongType(), False)))]
+    index = rp.index_fields(schemas)
+    props = doc.get("properties")
+    name_mapping = isinstance(props, dict) and "schema.name-mapping.default" in props
+
+    with open_regular(local) as fh:
+        try:
+            pf = pq.ParquetFile(fh)
+            root = rp.parse_schema_text(str(pf.schema))
+            arrow_schema = pf.schema_arrow
+        except Exception as e:  # noqa: BLE001 - pyarrow raises OSError, ArrowInvalid, ... on a bad footer
+            out.append(Finding("data.unreadable", f"not a readable Parquet file: {str(e).strip()[:300]}",
+                               "Appendix A: Format-specific Requirements / Parquet", uri,
+                               "footer (file metadata at the end of the file)"))
+            return out
+        schema_findings = rp.check_schema(root, index, file=uri, name_mapping=name_mapping)
+        out.extend(schema_findings)
+        out.extend(_annotation_findings(pf, uri))
+        flagged = {f.location.split(".")[0] for f in schema_findings}
+
+        for f in arrow_schema:
+            fid = field_id(f)
+            if fid is None or fid not in index or f.name in flagged:
+                continue
+            if not any(arrow_matches(t, f.type) for _, t, _ in index[fid]):
+                out.append(Finding("arrow.type-mapping", f"column {f.name!r} (field {fid}) reads as Arrow {f.type}, "
+                                   f"which carries none of {[str(t) for _, t, _ in index[fid]]}",
+                                   "Arrow Schema.fbs; Schemas and Data Types", uri, f.name))
+        rows = pf.metadata.num_rows
+        rc = df.get("record_count")
+        if isinstance(rc, int) and rc != rows:
+            add("data.record-count", f"record_count is {rc}, the file has {rows} rows",
+                CLAUSE_DATA_FILE + " (record_count)", "record_count")
+        leaves = _arrow_leaves(arrow_schema)
+        if content == 0 and ctx.get("appended_by") is not None:
+            _check_appended_lineage(pf, arrow_schema, ctx["appended_by"], add)
+        if content == 1:
+            row = next((i for i, f in enumerate(arrow_schema) if field_id(f) == 2147483544), None)
+            nulls = pf.read(columns=[arrow_schema[row].name]).column(0).null_count if row is not None else 0
+            if nulls:
+                add("deletes.position-row-null", f"{nulls} delete row(s) have no row values; the row column is "
+                    "written for every delete or omitted", CLAUSE_POSITION_ROW, "file_path")
+            unknown = sorted(i for i in _nested_ids(arrow_schema[row].type) if i not in index) if row is not None else []
+            if unknown:
+                add("deletes.position-row-field-id", f"the row column holds field id(s) {unknown[:10]} that no schema "
+                    "of the table has", CLAUSE_POSITION_ROW, "file_path")
+        if content == 2:
+            missing = [i for i in df.get("equality_ids") or [] if i not in leaves]
+            if missing:
+                add("deletes.equality-field-missing", f"equality_ids {df.get('equality_ids')} name field(s) "
+                    f"{missing} the file does not hold", CLAUSE_DATA_FILE + " (equality_ids)", "equality_ids")
+            for why in equality_field_problems(df.get("equality_ids") or [], schemas):
+                add("deletes.equality-field-type", why, CLAUSE_EQUALITY_FIELDS, "equality_ids")
+        required = _required_ids(current) if content == 0 else set()
+        # partition fields to verify
+        # a file without field ids (reported above) cannot be matched to the partition sources
+        # (under a name mapping a file without field ids is no finding, but still cannot be matched)
+        no_ids = any(f.rule == "parquet.field-id-missing" for f in schema_findings) or not leaves
+        checks = _partition_checks(doc, ctx, df, index, leaves, add) if content == 0 and not no_ids else []
+        part_sources = {src for _, src, _, _, _ in checks}
+        stats: dict[int, ColumnStats] = {}
+        types: dict[int, IcebergType] = {}
+        for fid, (top, steps, at) in leaves.items():
+            cands = [t for _, t, _ in index.get(fid, [])]
+            if not cands:
+                continue
+            types[fid] = next((t for t in cands if arrow_matches(t, at)), cands[-1])
+            stats[fid] = ColumnStats(repeated=any(k != "struct" for k, _ in steps))
+        tops = sorted({leaves[fid][0] for fid in stats})
+        positions: list[tuple[str, int]] = []
+        want_positions = content == 1 and 2147483546 in leaves and 2147483545 in leaves
+        for rg in range(pf.num_row_groups):
+            try:
+                tbl = pf.read_row_group(rg, columns=[arrow_schema[i].name for i in tops]) if tops else None
+                if tbl is None:
+                    break
+                col_of = {i: tbl.column(n) for n, i in enumerate(tops)}
+                for fid, s in stats.items():
+                    top, steps, _ = leaves[fid]
+                    for chunk in col_of[top].chunks:
+                        arr, _rep, parent_nulls = leaf_arrays(chunk, steps)
+                        s.parent_nulls += parent_nulls
+                        accumulate(s, types[fid], arr, want_partition=fid in part_sources and not s.repeated)
+                if want_positions:
+                    fp = col_of[leaves[2147483546][0]].to_pylist()
+                    ps = col_of[leaves[2147483545][0]].to_pylist()
+                    positions.extend(zip(fp, ps))
+            except (OSError, ValueError) as e:  # corrupt pages: pyarrow's OSError, ArrowInvalid, bad UTF-8
+                out.append(Finding("data.unreadable", f"row group {rg} does not decode: {str(e).strip()[:300]}",
+                                   "Appendix A: Format-specific Requirements / Parquet", uri,
+                                   _bad_chunk(pf, rg, [arrow_schema[i].name for i in tops])))
+                return out  # metrics of a partly read file would be wrong: nothing more is compared
+    for fid, s in stats.items():
+        def add_metric(rule: str, msg: str, clause: str, loc: str) -> None:
+            add(rule, msg, clause, loc)
+        bound_types = [t for _, t, _ in index.get(fid, [])]
+        compare_stats(df, fid, types[fid], fid in required, s, add_metric, strict_counts=not s.repeated,
+                      bound_types=[types[fid]] + [t for t in bound_types if t != types[fid]])
+    for name, src, transform, src_type, expected_json in checks:
+        _compare_partition(name, src, transform, src_type, expected_json, stats.get(src), add)
+    if content == 0:
+        out.extend(_decimal_byte_order(local, pf, arrow_schema, df, types, stats, uri))
+    if want_positions:
+        check_positions(positions, ctx.get("targets") or {}, add)
+    return out
+
+
+def unscaled(v: Decimal, scale: int) -> int:
+    """The unscaled integer of a decimal value of scale ``scale`` (exact, no context rounding)."""
+    sign, digits, exponent = v.as_tuple()
+    n = int("".join(map(str, digits)) or "0")
+    shift = int(exponent) + scale
+    n = int(n * 10 ** shift) if shift >= 0 else int(n // 10 ** -shift)
+    return -n if sign else n
+
+
+def byte_reversed(u: int, width: int | None) -> int:
+    """``u`` written as two's complement big-endian in ``width`` bytes (the minimum when None)
+    and read back with the bytes in reverse order (as a little-endian writer meant them)."""
+    n = width or max(1, (u.bit_length() + (1 if u >= 0 else 0) + 7) // 8)
+    return int.from_bytes(u.to_bytes(n, "big", signed=True)[::-1], "big", signed=True)
+
+
+def _decimal_byte_order(local: str, pf: Any, arrow_schema: Any, df: dict[str, Any], types: dict[int, IcebergType],
+                        stats: dict[int, ColumnStats], uri: str) -> list[Finding]:
+    """Top-level decimal columns stored as fixed_len_byte_array or binary: where the manifest's
+    bounds do not bound the values read as big-endian two's complement, but are exactly the
+    smallest and largest value when each value's bytes are read in reverse order, the file holds
+    the unscaled values little-endian (Parquet LogicalTypes.md, DECIMAL). Without bounds the byte
+    order is not observable: every reader decodes the bytes big-endian."""
+    out: list[Finding] = []
+    physical = {pf.metadata.schema.column(i).path: pf.metadata.schema.column(i)
+                for i in range(pf.metadata.num_columns)}
+    for f in arrow_schema:
+        fid = field_id(f)
+        t = types.get(fid) if fid is not None else None
+        col = physical.get(f.name)
+        if not isinstance(t, DecimalType) or col is None or col.physical_type not in ("FIXED_LEN_BYTE_ARRAY",
+                                                                                      "BYTE_ARRAY"):
+            continue
+        s = stats.get(fid) if fid is not None else None
+        lo_hex, hi_hex = ((df.get(k) or {}).get(str(fid)) for k in ("lower_bounds", "upper_bounds"))
+        if s is None or s.lo is None or lo_hex is None or hi_hex is None:
+            continue
+        try:
+            lo = unscaled(bound_from_bytes(t, bytes.fromhex(lo_hex)), t.scale)
+            hi = unscaled(bound_from_bytes(t, bytes.fromhex(hi_hex)), t.scale)
+        except Exception:  # noqa: BLE001 - an undecodable bound is reported by compare_stats
+            continue
+        if lo <= unscaled(s.lo, t.scale) and unscaled(s.hi, t.scale) <= hi:
+            continue  # the bounds hold as the bytes are read: nothing points at another byte order
+        width = col.length if col.physical_type == "FIXED_LEN_BYTE_ARRAY" else None
+
+
+        with open_regular(local) as fh:  # ``pf``'s file is closed by now: metadata only
+            values = [v for v in pq.ParquetFile(fh).read(columns=[f.name]).column(0).to_pylist() if v is not None]
+        flipped = [byte_reversed(unscaled(v, t.scale), width) for v in values]
+        if flipped and min(flipped) == lo and max(flipped) == hi:
+            out.append(Finding("parquet.decimal-byte-order", f"decimal column {f.name!r} (field {fid}, "
+                               f"{col.physical_type}): read as big-endian two's complement its values are "
+                               f"{show(s.lo)}..{show(s.hi)}, outside the manifest's bounds; with each value's "
+                               "bytes reversed they are exactly the bounds: the unscaled values are stored "
+                               "little-endian", "Parquet LogicalTypes.md: DECIMAL", uri, f.name))
+    return out
+
+
+def _check_appended_lineage(pf: Any, arrow_schema: Any, snapshot_id: int, add: Callable[..., None]) -> None:
+    """A data file ADDED by an ``append`` snapshot holds only new rows: where it materializes
+    ``_row_id`` or ``_last_updated_sequence_number``, every value is null (Row lineage assignment)."""
+    names = {field_id(f): f.name for f in arrow_schema if field_id(f) in LINEAGE_COLUMNS}
+    if not names:
+        return
+    table = pf.read(columns=list(names.values()))
+    found = non_null_lineage({fid: table.column(name).to_pylist() for fid, name in names.items()})
+    for fid, (count, pos, value) in sorted(found.items()):
+        what = "_row_id" if fid == 2147483540 else "_last_updated_sequence_number"
+        add(ADDED_RULES[fid], f"added by append snapshot {snapshot_id} (new rows only), but its column "
+            f"{names[fid]!r} (field {fid}, {what}) holds {count} non-null value(s), the first {value} at row "
+            f"position {pos}; an added row's value is written null and inherited on read",
+            CLAUSE_ASSIGNMENT, "file_path")
+
+
+def _partition_checks(doc: dict[str, Any], ctx: dict[str, Any], df: dict[str, Any], index: Any,
+                      leaves: dict[int, Any], add: Callable[..., None]) -> list[tuple[str, int, Any, IcebergType, Any]]:
+    spec = spec_by_id(doc).get(int(ctx.get("spec_id") or 0))
+    if not isinstance(spec, dict):
+        return []
+    part = df.get("partition") or {}
+    out = []
+    fields = spec.get("fields")
+    for pfield in fields if isinstance(fields, list) else []:
+        if not isinstance(pfield, dict):
+            continue  # a malformed spec is reported by the metadata checks
+        src_ids = pfield.get("source-ids") or [pfield.get("source-id")]
+        if not isinstance(src_ids, list) or len(src_ids) != 1 or not isinstance(src_ids[0], int):
+            continue  # multi-argument transforms: none defined yet
+        src = src_ids[0]
+        cands = [t for _, t, _ in index.get(src, [])]
+        if not cands:
+            continue
+        try:
+            transform = parse_transform(str(pfield.get("transform")))
+            transform.result_type(cands[-1])
+        except Exception:
+            continue
+        key = str(pfield.get("field-id"))
+        out.append((str(pfield.get("name")), src, transform, cands[-1], part.get(key)))
+    return out
+
+
+def _compare_partition(name: str, src: int, transform: Any, src_type: IcebergType, expected_json: Any,
+                       s: ColumnStats | None, add: Callable[..., None]) -> None:
+    if s is not None and s.repeated:
+        return
+    result_type = transform.result_type(src_type)
+    try:
+        expected = None if expected_json is None else value_from_json(result_type, expected_json)
+    except Exception:
+        try:
+            expected = value_from_json(_Date(), expected_json)
+        except Exception:
+            add("data.partition-value", f"partition {name} = {expected_json!r} is not a {result_type} value",
+                CLAUSE_PARTITION, f"partition/{name}")
+            return
+    values: set[Any] = {None} if s is None else set(s.partition_values)
+    if s is not None and s.count == 0:
+        return
+    bad = []
+    for v in values:
+        if v == "NaN":
+            v = float("nan")
+        try:
+            r = transform.apply(src_type, v)
+        except Exception:
+            continue
+        if not (r == expected or (r is None and expected is None)):
+            bad.append((v, r))
+    if bad:
+        shown = ", ".join(f"{show(v)} -> {show(r)}" for v, r in sorted(bad, key=lambda x: str(x))[:3])
+        add("data.partition-value", f"partition {name} is {expected_json!r}, but {transform} of the rows' "
+            f"column {src} gives other values ({shown}{', ...' if len(bad) > 3 else ''})",
+            CLAUSE_PARTITION, f"partition/{name}")
+
+
+def _bad_chunk(pf: Any, rg: int, columns: list[str]) -> str:
+    """The location of the first column chunk of row group ``rg`` that does not decode."""
+    for name in columns:
+        try:
+            pf.read_row_group(rg, columns=[name]).column(0).to_pylist()
+        except (OSError, ValueError):
+            return f"row group {rg}, column {name}"
+    return f"row group {rg}"
+
+
+def _check_rows(run: CheckRun, df: dict[str, Any], ctx: dict[str, Any], add: Callable[..., None]) -> None:
+    """Avro and ORC data files, read through :func:`reference.scan.file_rows` (values by field
+    id): record count, metrics of columns reached through structs, partition values."""
+    doc = run.doc
+    assert doc is not None
+    schemas, current = run.schemas()
+    if current is None:
+        return
+    entry = rs.FileEntry(df, 0, int(ctx.get("spec_id") or 0))
+    try:
+        rows = rs.file_rows(doc, current, entry)
+    except (SpecViolation, OSError, ValueError) as e:
+        rule = e.rule if isinstance(e, SpecViolation) else "data.unreadable"
+        add(rule, f"cannot be read: {e}", "Appendix A: Format-specific Requirements", "file_path")
+        return
+    rc = df.get("record_count")
+    if isinstance(rc, int) and rc != len(rows):
+        add("data.record-count", f"record_count is {rc}, the file has {len(rows)} rows",
+            CLAUSE_DATA_FILE + " (record_count)", "record_count")
+    index = rp.index_fields(schemas)
+    required = _required_ids(current)
+    leaves: dict[int, tuple[list[int], IcebergType]] = {}
+
+    def walk(path: list[int], t: IcebergType, fid: int) -> None:
+        if isinstance(t, StructType):
+            for f in t.fields:
+                walk(path + [f.field_id], f.field_type, f.field_id)
+        elif not isinstance(t, (ListType, MapType)):
+            leaves[fid] = (path, t)
+
+    for f in current.fields:
+        walk([f.field_id], f.field_type, f.field_id)
+    checks = _partition_checks(doc, ctx, df, index, {}, add)
+    sources = {src for _, src, _, _, _ in checks}
+    stats: dict[int, ColumnStats] = {}
+    for fid, (path, t) in leaves.items():
+        s = ColumnStats()
+        for row in rows:
+            v: Any = row
+            parent_null = False
+            for i, step in enumerate(path):
+                v = v.get(step) if isinstance(v, dict) else None
+                if v is None and i < len(path) - 1:
+                    parent_null = True
+                    break
+            s.count += 1
+            if v is None:
+                s.nulls += 1
+                s.parent_nulls += parent_null
+                if fid in sources:
+                    s.partition_values.add(None)
+                continue
+            if isinstance(v, float) and math.isnan(v):
+                s.nans += 1
+                if fid in sources:
+                    s.partition_values.add("NaN")
+                continue
+            if fid in sources:
+                s.partition_values.add(v)
+            if isinstance(v, float) and v == 0.0:
+                s.zero_signs.add(math.copysign(1.0, v))
+            if s.lo is None or value_lt(v, s.lo):
+                s.lo = v
+            if s.hi is None or value_lt(s.hi, v):
+                s.hi = v
+        stats[fid] = s
+        compare_stats(df, fid, t, fid in required, s, lambda r, m, c, loc: add(r, m, c, loc), strict_counts=True,
+                      bound_types=[t] + [x for _, x, _ in index.get(fid, []) if x != t])
+    for name, src, transform, src_type, expected_json in checks:
+        _compare_partition(name, src, transform, src_type, expected_json, stats.get(src), add)
+
+
+def check_content_file(run: CheckRun, unit: Unit) -> list[Finding]:
+    """A content file, checked against every distinct ``data_file`` record describing it."""
+    doc = run.doc
+    if doc is None:
+        return []
+    out: list[Finding] = []
+    for key, rule, what, clause in (
+            ("sequence_numbers", "manifests.sequence-number-changed", "data/file sequence numbers", CLAUSE_SEQ_NUMBERS),
+            ("first_row_ids", "manifests.first-row-id-changed", "first_row_id values (as written or inherited)",
+             "Manifests: First Row ID Inheritance")):
+        seen = unit.context.get(key) or {}
+        if len(seen) > 1:
+            shown = "; ".join(f"{k} in {os.path.basename(str(w[0]))} entries[{w[1]}] (snapshot {w[2]})"
+                              for k, w in list(seen.items())[:4])
+            first = next(iter(seen.values()))
+            out.append(Finding(rule, f"{describe_key(unit.path)}: its {what} differ between the entries that list "
+                               f"it: {shown}", clause, local_path(str(first[0])) or str(first[0]),
+                               f"entries[{first[1]}]"))
+    local = local_path(unit.path)
+    if local is not None and run.outside(local):
+        first_rec = (unit.context.get("records") or [{}])[0]
+        return out + [outside_finding(str(first_rec.get("manifest", unit.table)),
+                                       f"entries[{first_rec.get('index', '?')}] data_file/file_path", unit.path)]
+    for rec in unit.context.get("records") or []:
+        ctx = dict(rec)
+        ctx["targets"] = unit.context.get("targets") or {}
+        ctx["snapshots"] = unit.context.get("snapshots") or []
+        ctx["appended_by"] = unit.context.get("appended_by")
+        out.extend(_check_record(run, Unit(unit.kind, unit.table, unit.path, ctx)))
+    return out

@@ -1,0 +1,313 @@
+"""What a column of a data file holds, against the metrics its manifest entry records.
+
+:class:`ColumnStats` accumulates a column's values (:func:`accumulate`, chunk by chunk, or value
+by value for row-wise formats): counts of values, nulls and NaN, the smallest and largest value
+(NaN and nulls excluded; the signs of float zeros; geometry and geography bounding boxes), and
+the partition values a transform is applied to. :func:`compare_stats` compares them with
+``value_counts``, ``null_value_counts``, ``nan_value_counts``, ``lower_bounds`` and
+``upper_bounds`` (a truncated string/binary bound is legitimate as long as it still bounds the
+data). Counts are compared for columns reached through structs only; for list elements and map
+keys/values only the bounds are compared (writers count repeated values differently).
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Callable
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from iceberg_conformance.reference.binary import bound_from_bytes
+from iceberg_conformance.reference.errors import SpecViolation
+from iceberg_conformance.reference.types import (
+    DateType, DoubleType, FloatType, GeographyType, GeometryType, IcebergType, ListType, MapType, StructType,
+    TimestampNanoType, TimestampType, TimestamptzNanoType, TimestamptzType, TimeType, UUIDType,
+)
+
+CLAUSE_METRICS = "Manifests: data_file value_counts, null_value_counts, nan_value_counts, lower_bounds, upper_bounds"
+CLAUSE_GEO = "Manifests / Field-level Metrics and Statistics / Bounds for Geometry and Geography"
+CLAUSE_REQUIRED = "Schemas and Data Types: required fields are never null"
+
+
+@dataclass
+class ColumnStats:
+    """What the data of one column holds (Python values in :mod:`reference.values` form)."""
+
+    count: int = 0
+    nulls: int = 0
+    nans: int = 0
+    lo: Any = None
+    hi: Any = None
+    repeated: bool = False
+    #: rows where an enclosing struct is null (some writers leave those out of the counts)
+    parent_nulls: int = 0
+    partition_values: set[Any] = field(default_factory=set)
+    #: signs (-1.0, 1.0) of the float zeros the column holds (-0.0 precedes +0.0 in bounds)
+    zero_signs: set[float] = field(default_factory=set)
+    #: geometry/geography: (min, max) of the x, y, z and m of every vertex (NaN skipped; None
+    #: where no vertex has that dimension)
+    box: list[tuple[float, float] | None] | None = None
+
+
+def comparable(t: IcebergType, arr: Any) -> Any:
+    """``arr`` as an Arrow array whose Python values are the reference's forms (ints for
+    temporal types, storage bytes for uuid extension arrays)."""
+    if hasattr(arr, "storage") and getattr(arr.type, "extension_name", "") == "arrow.uuid":
+        arr = arr.storage
+    if isinstance(t, DateType) and pa.types.is_date(arr.type):
+        return arr.cast(pa.int32()) if pa.types.is_date32(arr.type) else arr
+    if isinstance(t, (TimeType, TimestampType, TimestamptzType, TimestampNanoType, TimestamptzNanoType)):
+        if pa.types.is_timestamp(arr.type) or pa.types.is_time(arr.type):
+            return arr.cast(pa.int64())
+    return arr
+
+
+def python_value(t: IcebergType, v: Any) -> Any:
+    """A value Arrow gives (``to_pylist``) in the reference's form (a uuid as ``uuid.UUID``)."""
+    if v is None:
+        return None
+    if isinstance(t, UUIDType) and isinstance(v, bytes):
+        return uuid.UUID(bytes=v)
+    return v
+
+
+def _is_float(t: IcebergType) -> bool:
+    return isinstance(t, (FloatType, DoubleType))
+
+
+def accumulate(stats: ColumnStats, t: IcebergType, arr: Any, *, want_partition: bool) -> None:
+    """Add one chunk of column values to ``stats``."""
+    arr = comparable(t, arr)
+    stats.count += len(arr)
+    stats.nulls += arr.null_count
+    values = arr.drop_null() if arr.null_count else arr
+    if _is_float(t) and len(values):
+        nan_mask = pc.is_nan(values)
+        n = pc.sum(nan_mask).as_py() or 0
+        stats.nans += n
+        if n:
+            values = values.filter(pc.invert(nan_mask))
+        zeros = values.filter(pc.equal(values, 0))
+        if len(zeros):  # 1/-0.0 is -inf, 1/+0.0 is +inf
+            inv = pc.divide(pa.scalar(1.0, pa.float64()), zeros.cast(pa.float64())).to_pylist()
+            stats.zero_signs.update(math.copysign(1.0, x) for x in set(inv))
+    if want_partition:
+        uniq = pc.unique(arr).to_pylist()
+        stats.partition_values.update(
+            python_value(t, v) for v in uniq if not (isinstance(v, float) and math.isnan(v)))
+        if _is_float(t) and stats.nans:
+            stats.partition_values.add("NaN")
+    if len(values) == 0 or pa.types.is_null(values.type):
+        return
+    if isinstance(t, (GeometryType, GeographyType)):
+        _geo_accumulate(stats, values)
+        return  # the order of WKB bytes means nothing
+    if pa.types.is_boolean(values.type):
+        lo = bool(pc.min(values.cast(pa.int8())).as_py())
+        hi = bool(pc.max(values.cast(pa.int8())).as_py())
+    else:
+        mm = pc.min_max(values)
+        lo, hi = python_value(t, mm["min"].as_py()), python_value(t, mm["max"].as_py())
+    if stats.lo is None or value_lt(lo, stats.lo):
+        stats.lo = lo
+    if stats.hi is None or value_lt(stats.hi, hi):
+        stats.hi = hi
+
+
+def _geo_accumulate(stats: ColumnStats, values: Any) -> None:
+    """Widen ``stats.box`` by the vertices of WKB ``values`` (undecodable values are skipped)."""
+    import shapely
+
+    if hasattr(values, "storage"):
+        values = values.storage
+    geoms = shapely.from_wkb(np.asarray(values.to_pylist(), dtype=object), on_invalid="ignore")
+    box = stats.box or [None, None, None, None]
+    for dim in range(4):
+        coords = shapely.get_coordinates(geoms, include_z=dim == 2, include_m=dim == 3)
+        column = coords[:, min(dim, 2)] if len(coords) else coords
+        column = column[~np.isnan(column)] if len(column) else column
+        if len(column) == 0:
+            continue
+        lo, hi = float(column.min()), float(column.max())
+        old = box[dim]
+        box[dim] = (lo, hi) if old is None else (min(old[0], lo), max(old[1], hi))
+    stats.box = box
+
+
+def _compare_geo(df: dict[str, Any], fid: int, t: IcebergType, s: ColumnStats,
+                 add: Callable[[str, str, str, str], None]) -> None:
+    """"Bounds for Geometry and Geography": the bound points are corners of a box containing every
+    object of the file, so every vertex lies inside it (a geography box with xmin > xmax crosses
+    the antimeridian; its x is not compared)."""
+    key = str(fid)
+    points: dict[str, Any] = {}
+    for which in ("lower_bounds", "upper_bounds"):
+        raw = (df.get(which) or {}).get(key)
+        if raw is None:
+            continue
+        try:
+            points[which] = bound_from_bytes(t, bytes.fromhex(raw))
+        except (SpecViolation, ValueError):
+            add("data.bound-undecodable", f"{which}[{fid}] = {raw} does not decode as a {t} bound point",
+                CLAUSE_METRICS, f"{which}/{fid}")
+    if s.box is None:
+        return
+    lower, upper = points.get("lower_bounds"), points.get("upper_bounds")
+    wraps = (isinstance(t, GeographyType) and lower is not None and upper is not None
+             and lower[0] is not None and upper[0] is not None and lower[0] > upper[0])
+    for n, name in enumerate("xyzm"):
+        have = s.box[n]
+        if have is None or (n == 0 and wraps):
+            continue
+        if lower is not None and lower[n] is not None and lower[n] > have[0]:
+            add("data.lower-bound", f"lower_bounds[{fid}] has {name} = {lower[n]:g}, a vertex in the file has "
+                f"{name} = {have[0]:g} (the bounding box contains all objects in the file)", CLAUSE_GEO,
+                f"lower_bounds/{fid}")
+        if upper is not None and upper[n] is not None and upper[n] < have[1]:
+            add("data.upper-bound", f"upper_bounds[{fid}] has {name} = {upper[n]:g}, a vertex in the file has "
+                f"{name} = {have[1]:g} (the bounding box contains all objects in the file)", CLAUSE_GEO,
+                f"upper_bounds/{fid}")
+
+
+def value_lt(a: Any, b: Any) -> bool:
+    return bool(a < b)
+
+
+def leaf_arrays(arr: Any, path: list[tuple[str, int]]) -> tuple[Any, bool, int]:
+    """Follow ``path`` ((kind, index) steps: ``struct``/``list``/``key``/``value``) from a
+    top-level column chunk to the leaf values; True when a list or map was crossed; the number
+    of leaf slots whose enclosing struct is null."""
+    repeated = False
+    parent_nulls = 0
+    for kind, idx in path:
+        if isinstance(arr, pa.ChunkedArray):
+            arr = arr.combine_chunks()
+        if kind == "struct":
+            parent_nulls = arr.null_count
+            arr = arr.flatten()[idx]
+        elif kind == "list":
+            arr = pc.list_flatten(arr)
+            repeated = True
+            parent_nulls = 0
+        elif kind == "key":
+            arr = arr.keys
+            repeated = True
+            parent_nulls = 0
+        elif kind == "value":
+            arr = arr.items
+            repeated = True
+            parent_nulls = 0
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    return arr, repeated, parent_nulls
+
+
+def leaf_paths(schema: StructType) -> dict[int, tuple[str, list[tuple[str, int]], IcebergType, bool]]:
+    """field id -> (top-level column name, steps, type, required) of each primitive leaf."""
+    out: dict[int, tuple[str, list[tuple[str, int]], IcebergType, bool]] = {}
+
+    def go(top: str, steps: list[tuple[str, int]], fid: int, t: IcebergType, required: bool) -> None:
+        if isinstance(t, StructType):
+            for i, f in enumerate(t.fields):
+                go(top, steps + [("struct", i)], f.field_id, f.field_type, f.required)
+        elif isinstance(t, ListType):
+            go(top, steps + [("list", 0)], t.element_id, t.element_type, t.element_required)
+        elif isinstance(t, MapType):
+            go(top, steps + [("key", 0)], t.key_id, t.key_type, True)
+            go(top, steps + [("value", 0)], t.value_id, t.value_type, t.value_required)
+        else:
+            out[fid] = (top, steps, t, required)
+
+    for f in schema.fields:
+        go(f.name, [], f.field_id, f.field_type, f.required)
+    return out
+
+
+def decode_bound(candidates: list[IcebergType], data: bytes) -> tuple[IcebergType, Any] | None:
+    for t in candidates:
+        try:
+            return t, bound_from_bytes(t, data)
+        except (SpecViolation, ValueError):
+            continue
+    return None
+
+
+def compare_stats(df: dict[str, Any], fid: int, t: IcebergType, required: bool, s: ColumnStats,
+                  add: Callable[[str, str, str, str], None], *, strict_counts: bool,
+                  bound_types: list[IcebergType]) -> None:
+    """Findings for one column's manifest metrics against ``s``."""
+    key = str(fid)
+    vc = (df.get("value_counts") or {}).get(key)
+    nc = (df.get("null_value_counts") or {}).get(key)
+    nan = (df.get("nan_value_counts") or {}).get(key)
+    if strict_counts:
+        # Inside a struct that is null in some rows, writers differ on whether those rows count
+        # as null values of the child (the spec does not say): both readings are accepted.
+        alt = f" ({s.count - s.parent_nulls} not counting rows where an enclosing struct is null)" \
+            if s.parent_nulls else ""
+        if vc is not None and vc not in (s.count, s.count - s.parent_nulls):
+            add("data.value-count", f"value_counts[{fid}] is {vc}, the file holds {s.count} values{alt}",
+                CLAUSE_METRICS, f"value_counts/{fid}")
+        alt = f" ({s.nulls - s.parent_nulls} not counting rows where an enclosing struct is null)" \
+            if s.parent_nulls else ""
+        if nc is not None and nc not in (s.nulls, s.nulls - s.parent_nulls):
+            add("data.null-value-count", f"null_value_counts[{fid}] is {nc}, the file holds {s.nulls} nulls{alt}",
+                CLAUSE_METRICS, f"null_value_counts/{fid}")
+        if nan is not None and _is_float(t) and nan != s.nans:
+            add("data.nan-value-count", f"nan_value_counts[{fid}] is {nan}, the file holds {s.nans} NaN values",
+                CLAUSE_METRICS, f"nan_value_counts/{fid}")
+        if required and s.nulls - s.parent_nulls > 0 and not s.repeated:
+            add("data.required-null", f"column {fid} is required in the table and the file holds {s.nulls} nulls",
+                CLAUSE_REQUIRED, f"column {fid}")
+    if isinstance(t, (GeometryType, GeographyType)):
+        _compare_geo(df, fid, t, s, add)
+        return
+    for which, op in (("lower_bounds", "lower"), ("upper_bounds", "upper")):
+        raw = (df.get(which) or {}).get(key)
+        if raw is None:
+            continue
+        if s.lo is None:
+            continue  # no non-null value: nothing to bound (whether bounds should be absent is not checked)
+        decoded = decode_bound(bound_types or [t], bytes.fromhex(raw))
+        if decoded is None:
+            add("data.bound-undecodable", f"{which}[{fid}] = {raw} does not decode as {t}", CLAUSE_METRICS,
+                f"{which}/{fid}")
+            continue
+        _, b = decoded
+        if isinstance(b, float) and b == 0.0 and (-1.0 if op == "lower" else 1.0) in s.zero_signs \
+                and math.copysign(1.0, b) == (1.0 if op == "lower" else -1.0):
+            add(f"data.{op}-bound", f"{which}[{fid}] is {'+0.0' if op == 'lower' else '-0.0'}, the data holds "
+                f"{'-0.0' if op == 'lower' else '+0.0'} (-0.0 precedes +0.0)", CLAUSE_METRICS, f"{which}/{fid}")
+            continue
+        try:
+            if op == "lower" and value_lt(s.lo, _norm(b, s.lo)):
+                add("data.lower-bound", f"lower_bounds[{fid}] is {show(b)}, the data's smallest value is "
+                    f"{show(s.lo)} (a lower bound must be <= every value)", CLAUSE_METRICS, f"lower_bounds/{fid}")
+            if op == "upper" and value_lt(_norm(b, s.hi), s.hi):
+                add("data.upper-bound", f"upper_bounds[{fid}] is {show(b)}, the data's largest value is "
+                    f"{show(s.hi)} (an upper bound must be >= every value)", CLAUSE_METRICS, f"upper_bounds/{fid}")
+        except TypeError:
+            add("data.bound-undecodable", f"{which}[{fid}] = {raw} is not comparable with the column values",
+                CLAUSE_METRICS, f"{which}/{fid}")
+
+
+def _norm(bound: Any, like: Any) -> Any:
+    """A decoded bound in the same Python form as the data value it is compared with."""
+    if isinstance(like, int) and not isinstance(like, bool) and isinstance(bound, bool):
+        return int(bound)
+    if isinstance(like, float) and isinstance(bound, (int, Decimal)) and not isinstance(bound, bool):
+        return float(bound)
+    if isinstance(like, int) and isinstance(bound, float) and bound.is_integer():
+        return int(bound)
+    return bound
+
+
+def show(v: Any) -> str:
+    if isinstance(v, bytes):
+        return v.hex()
+    return repr(v) if isinstance(v, str) else str(v)

@@ -1,0 +1,252 @@
+"""The ``snapshot`` unit: one snapshot's manifest list against the snapshot and its manifests.
+
+* the manifest list reads (:func:`reference.manifests.read_manifest_list`), every manifest it
+  names exists with the listed length, its ``partition_spec_id`` is the table's, its sequence
+  number is the snapshot's (added by it) or lower;
+* a content file is live at most once, a data file has at most one deletion vector, no
+  position delete file is added to a v3 table, and the summary's totals are the live files';
+* v3 First Row ID Assignment: the manifests a snapshot assigns take disjoint ranges within
+  ``first-row-id`` + ``added-rows``; a manifest's ``first_row_id`` is kept from the parent;
+* ``summary.operation`` against the manifests the snapshot added ("Snapshots": ``append`` --
+  only data files were added and no files were removed; ``delete`` -- data files were removed
+  and/or delete files were added). A count that is null is not judged.
+
+The live files come from each manifest's :class:`~checker.plan.LiveDigest` (computed by its
+manifest unit), so no manifest is decoded again.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from iceberg_conformance.checker.find import local_path
+from iceberg_conformance.checker.plan import describe_key, digest_of, snapshot_manifests, Unit
+from iceberg_conformance.checker.run import CheckRun, unavailable
+from iceberg_conformance.reference.findings import Finding
+from iceberg_conformance.reference.metadata import spec_by_id
+
+CLAUSE_DV = "Delete Formats: Deletion Vectors"
+CLAUSE_SCAN = "Scan Planning"
+
+
+def check_snapshot(run: CheckRun, unit: Unit) -> list[Finding]:
+    doc = run.doc
+    if doc is None:
+        return []
+    version = run.version
+    sid = unit.context.get("snapshot_id")
+    snap = next((s for s in doc.get("snapshots") or [] if isinstance(s, dict) and s.get("snapshot-id") == sid), None)
+    if snap is None:
+        return []
+    out: list[Finding] = []
+    ml = snap.get("manifest-list")
+    loc = f"snapshot {sid}"
+    if isinstance(ml, str):
+        local = local_path(ml)
+        if local is None:
+            return [unavailable(unit.table, loc, f"manifest list {ml} is not a local path")]
+        blocked = run.blocked(local, unit.table, loc, ml, "files.manifest-list-missing", "manifest list")
+        if blocked is not None:
+            return [blocked]
+        out.extend(run.manifest_list(local)[1])
+        file = local
+    else:
+        file = unit.table
+    snap_seq = snap.get("sequence-number", 0) if version >= 2 else 0
+    mfs = snapshot_manifests(run, snap)
+    spec_ids = set(spec_by_id(doc))
+    for i, mf in enumerate(mfs):
+        mpath = str(mf.get("manifest_path"))
+        mloc = f"manifests[{i}]"
+        sp = mf.get("partition_spec_id")
+        if isinstance(sp, int) and spec_ids and sp not in spec_ids:
+            out.append(Finding("snapshot.manifest-spec-id", f"manifest {mpath} has partition_spec_id {sp}, which is "
+                               f"not in the table's partition-specs {sorted(spec_ids)}", "Manifest Lists: "
+                               "partition_spec_id", file, mloc))
+        local = local_path(mpath)
+        if local is None:
+            out.append(unavailable(file, mloc, f"{mpath} is not a local path"))
+            continue
+        blocked = run.blocked(local, file, mloc, mpath, "files.manifest-missing", "manifest")
+        if blocked is not None:
+            out.append(blocked)
+            continue
+        length = mf.get("manifest_length")
+        if isinstance(length, int) and length != os.path.getsize(local):
+            out.append(Finding("files.manifest-length", f"manifest_length is {length}, {mpath} has "
+                               f"{os.path.getsize(local)} bytes", "Manifest Lists: manifest_length", file, mloc))
+        seq = mf.get("sequence_number")
+        if version >= 2 and isinstance(seq, int) and isinstance(snap_seq, int):
+            if seq > snap_seq:
+                out.append(Finding("snapshot.manifest-sequence-number", f"manifest sequence_number {seq} is greater "
+                                   f"than the snapshot's sequence-number {snap_seq}", "Manifest Lists: sequence_number",
+                                   file, mloc))
+            elif mf.get("added_snapshot_id") == sid and seq != snap_seq:
+                out.append(Finding("snapshot.manifest-sequence-number", f"manifest added by this snapshot has "
+                                   f"sequence_number {seq}, the snapshot's is {snap_seq}",
+                                   "Manifest Lists: sequence_number; Sequence Numbers", file, mloc))
+    if version >= 3:
+        out.extend(_row_lineage(run, snap, mfs, file))
+    out.extend(check_operation(snap, mfs, file))
+    parent = next((s for s in doc.get("snapshots") or [] if isinstance(s, dict)
+                   and s.get("snapshot-id") == snap.get("parent-snapshot-id")), None)
+    if version >= 3 and parent is not None and isinstance(snap.get("first-row-id"), int):
+        out.extend(check_first_row_ids_kept(snap, mfs, snapshot_manifests(run, parent), file))
+    # live files of the snapshot: unique, and at most one DV per data file
+    seen: dict[str, tuple[str, int]] = {}
+    dvs: dict[str, str] = {}
+    upgraded = {x.get("snapshot-id"): x.get("first-row-id") for x in doc.get("snapshots") or []
+                if isinstance(x, dict) and isinstance(x.get("snapshot-id"), int)}
+    totals = {"total-data-files": 0, "total-delete-files": 0, "total-records": 0,
+              "total-position-deletes": 0, "total-equality-deletes": 0}
+    for mf in mfs:
+        mpath = str(mf.get("manifest_path"))
+        local = local_path(mpath)
+        if local is None or not run.readable(local):
+            continue
+        d = digest_of(run, local)
+        for k, i in zip(d.keys, d.index):
+            if k in seen:
+                first, j = seen[k]
+                out.append(Finding("snapshot.duplicate-file", f"{describe_key(k)} is live twice in snapshot {sid} "
+                                   f"({first} entries[{j}] and {mpath} entries[{i}])", CLAUSE_SCAN, file, loc))
+            seen[k] = (mpath, i)
+        for content, (n, rc) in d.totals.items():
+            if content == 0:
+                totals["total-data-files"] += n
+                totals["total-records"] += rc
+            else:
+                totals["total-delete-files"] += n
+                totals["total-position-deletes" if content == 1 else "total-equality-deletes"] += rc
+        if version >= 3:
+            for k, stored_sid in d.added_position_files:
+                added_by = stored_sid if stored_sid is not None else mf.get("added_snapshot_id")
+                if isinstance(upgraded.get(added_by), int):
+                    out.append(Finding("deletes.position-file-in-v3", f"{k} is a position delete file ADDED by "
+                                       f"snapshot {added_by} of this v3 table (a snapshot with first-row-id)",
+                                       "Delete Formats: Position delete files must not be added to v3 tables",
+                                       file, loc))
+        for ref, i in d.dvs:
+            if ref in dvs:
+                out.append(Finding("dv.one-per-data-file", f"data file {ref} has two deletion vectors in snapshot "
+                                   f"{sid} ({dvs[ref]} and {mpath} entries[{i}])", CLAUSE_DV, file, loc))
+            dvs[ref] = f"{mpath} entries[{i}]"
+    summary = snap.get("summary")
+    for key, actual in totals.items():
+        claimed = summary.get(key) if isinstance(summary, dict) else None
+        if isinstance(claimed, str) and claimed.isdigit() and (len(claimed) > 20 or int(claimed) != actual):
+            out.append(Finding("snapshot.summary-totals", f"summary {key} is {claimed}, the live files add up "
+                               f"to {actual}", "Snapshots: summary (optional metrics)", unit.table,
+                               f"{loc} summary/{key}", "warning"))
+    return out
+
+
+CLAUSE_ROW_IDS = "Manifest Lists: First Row ID Assignment; Row Lineage"
+
+
+def _row_lineage(run: CheckRun, snap: dict[str, Any], mfs: list[dict[str, Any]], file: str) -> list[Finding]:
+    """v3 First Row ID Assignment over one snapshot's manifest list: every data manifest has a
+    ``first_row_id`` once the snapshot has a ``first-row-id``; the manifests assigned in this
+    snapshot (``first_row_id`` >= the snapshot's) take disjoint ranges, each at least the
+    previous one plus the rows it assigns (live data files with a null ``first_row_id``), all within
+    ``first-row-id`` + ``added-rows``."""
+    out: list[Finding] = []
+    first = snap.get("first-row-id")
+    added = snap.get("added-rows")
+    if not isinstance(first, int):
+        return out
+    sid = snap.get("snapshot-id")
+    assigned: list[tuple[int, int, int]] = []  # (first_row_id, rows it assigns, index)
+    for i, mf in enumerate(mfs):
+        if mf.get("content", 0) != 0:
+            continue
+        frid = mf.get("first_row_id")
+        if frid is None:
+            out.append(Finding("snapshot.manifest-first-row-id", f"snapshot {sid} has first-row-id {first}, but data "
+                               f"manifest {mf.get('manifest_path')} has no first_row_id", CLAUSE_ROW_IDS, file,
+                               f"manifests[{i}]"))
+            continue
+        if not isinstance(frid, int) or frid < first:
+            continue  # assigned by an earlier snapshot and preserved
+        local = local_path(str(mf.get("manifest_path")))
+        if local is None or not run.readable(local):
+            continue
+        entries, _ = run.manifest(local)
+        # DELETED entries inherit no row id (reference.manifests.inherit): live files only
+        rows = sum(int(e["data_file"].get("record_count") or 0) for e in entries
+                   if e["data_file"].get("content", 0) == 0 and e["data_file"].get("first_row_id") is None
+                   and e.get("status") != 2)
+        assigned.append((frid, rows, i))
+    assigned.sort()
+    for (a_first, a_rows, a_i), (b_first, _b_rows, b_i) in zip(assigned, assigned[1:]):
+        if b_first < a_first + a_rows:
+            out.append(Finding("snapshot.manifest-first-row-id-range", f"snapshot {sid}: manifests[{b_i}] has "
+                               f"first_row_id {b_first}, inside the {a_rows} row ids from {a_first} that "
+                               f"manifests[{a_i}] assigns", CLAUSE_ROW_IDS, file, f"manifests[{b_i}]"))
+    if assigned and isinstance(added, int):
+        last_first, last_rows, last_i = assigned[-1]
+        if last_first + last_rows > first + added:
+            out.append(Finding("snapshot.manifest-first-row-id-range", f"snapshot {sid}: manifests[{last_i}] assigns "
+                               f"row ids up to {last_first + last_rows - 1}, beyond first-row-id {first} + added-rows "
+                               f"{added}", CLAUSE_ROW_IDS, file, f"manifests[{last_i}]"))
+    return out
+
+
+CLAUSE_OPERATION = "Snapshots: operation"
+
+
+def check_operation(snap: dict[str, Any], manifests: list[dict[str, Any]], file: str) -> list[Finding]:
+    """Findings for one snapshot whose manifest-list records are ``manifests``."""
+    summary = snap.get("summary")
+    op = summary.get("operation") if isinstance(summary, dict) else None
+    sid = snap.get("snapshot-id")
+    if op not in ("append", "delete"):
+        return []
+    out: list[Finding] = []
+    for i, mf in enumerate(manifests):
+        if mf.get("added_snapshot_id") != sid:
+            continue
+        content = mf.get("content") or 0
+        added, deleted = mf.get("added_files_count"), mf.get("deleted_files_count")
+        where = f"manifests[{i}]"
+        if op == "append" and isinstance(deleted, int) and deleted > 0:
+            out.append(Finding("snapshot.operation-files", f"append snapshot {sid} removed {deleted} file(s) "
+                               f"({mf.get('manifest_path')}); an append only adds data files", CLAUSE_OPERATION, file, where))
+        elif op == "append" and content == 1 and isinstance(added, int) and added > 0:
+            out.append(Finding("snapshot.operation-files", f"append snapshot {sid} added {added} delete file(s) "
+                               f"({mf.get('manifest_path')}); an append only adds data files", CLAUSE_OPERATION, file, where))
+        elif op == "delete" and content == 0 and isinstance(added, int) and added > 0:
+            out.append(Finding("snapshot.operation-files", f"delete snapshot {sid} added {added} data file(s) "
+                               f"({mf.get('manifest_path')}); a delete removes data files or adds delete files",
+                               CLAUSE_OPERATION, file, where))
+    return out
+
+
+CLAUSE_ROW_IDS_KEPT = "Manifest Lists: First Row ID Assignment"
+
+
+def check_first_row_ids_kept(snap: dict[str, Any], manifests: list[dict[str, Any]],
+                             parent_manifests: list[dict[str, Any]], file: str) -> list[Finding]:
+    """v3 First Row ID Assignment against the parent snapshot's manifest list: a data manifest
+    the parent lists with a ``first_row_id`` keeps it; one the parent lists without (or does not
+    list) was assigned by this snapshot, at or above the snapshot's ``first-row-id``."""
+    first = snap.get("first-row-id")
+    sid = snap.get("snapshot-id")
+    before = {str(m.get("manifest_path")): m.get("first_row_id") for m in parent_manifests if not m.get("content")}
+    out: list[Finding] = []
+    for i, mf in enumerate(manifests):
+        frid = mf.get("first_row_id")
+        if mf.get("content") or not isinstance(frid, int) or not isinstance(first, int):
+            continue
+        path = str(mf.get("manifest_path"))
+        kept = before.get(path)
+        if isinstance(kept, int) and kept != frid:
+            out.append(Finding("snapshot.manifest-first-row-id-kept", f"snapshot {sid}: manifest {path} has "
+                               f"first_row_id {frid}, the parent snapshot's list gives it {kept}", CLAUSE_ROW_IDS_KEPT,
+                               file, f"manifests[{i}]"))
+        elif kept is None and frid < first:
+            out.append(Finding("snapshot.manifest-first-row-id-kept", f"snapshot {sid}: manifest {path}, without a "
+                               f"first_row_id before this snapshot, was assigned {frid}, below the snapshot's "
+                               f"first-row-id {first}", CLAUSE_ROW_IDS_KEPT, file, f"manifests[{i}]"))
+    return out
