@@ -1,3 +1,5 @@
-from iceberg_conformance.checker.cli import entry
+"""``python -m iceberg_conformance.checker`` is ``iceberg-conformance check``."""
 
-entry()
+from iceberg_conformance.cli import check_entry
+
+check_entry()

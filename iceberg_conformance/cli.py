@@ -1,18 +1,20 @@
-"""``iceberg-conformance``: the kit's command line.
+"""``iceberg-conformance``: the kit's command line, one argparse tree.
 
 * ``iceberg-conformance run [--target NAME ...] [--report DIR] [-- PYTEST ARGS]`` runs the
   suites against the targets and writes the target x area matrix (``matrix.html``,
   ``matrix.md``, ``matrix.json``) and a JUnit file into DIR. Exit code: pytest's (0 all
   passed, 1 failures; "no tests ran" is turned into 1 so a CI gate cannot pass on nothing).
-* ``iceberg-conformance check PATH ... [OPTIONS]`` checks tables on disk; it takes every option
-  of ``iceberg-conformance-check`` (``--json``, ``--fail-on``, ``--quiet``).
+* ``iceberg-conformance check PATH ... [--json] [--fail-on LEVEL] [--metadata-only] ...`` checks
+  tables on disk (``iceberg-conformance-check`` and ``python -m iceberg_conformance.checker``
+  are the same command). Exit code: 0 when no finding reaches ``--fail-on`` (default
+  ``error``), 1 when one does, 2 for a usage error or when no table can be found or read.
 * ``iceberg-conformance rules [--json] [--area A]`` lists every rule the checker reports: id,
   severity, normative level, spec section and sentence, and the damage cases that break it.
 * ``iceberg-conformance damage TABLE OUT [--rule R] [--check]`` writes single-violation copies
   of a valid table and, with ``--check``, runs the checker on each (recall per area).
-* ``iceberg-conformance coverage [--json] [--all]`` reports, per spec section, the normative
-  statements the rules, vectors and damage cases check, and every unchecked MUST with its reason
-  (:mod:`iceberg_conformance.statements.coverage`).
+* ``iceberg-conformance coverage [--json] [--all] [--readme]`` reports, per spec section, the
+  normative statements the rules, vectors and damage cases check, and every unchecked MUST with
+  its reason (:mod:`iceberg_conformance.statements.coverage`).
 * ``iceberg-conformance export DIR`` writes the vectors and an ``index.json`` of every case,
   for implementations that consume the vectors with their own test runner;
   ``export --archive DIR [--golden G]`` writes the release archive for other languages
@@ -23,22 +25,45 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import time
 from pathlib import Path
+from typing import Callable, NoReturn, Sequence
+
+import iceberg_conformance.suites
+from iceberg_conformance.checker import find_tables
+from iceberg_conformance.checker.check import check_table
+from iceberg_conformance.checker.damage import (
+    AREAS, DAMAGES, recall_by_area, render as render_damage, self_test, write_damaged,
+)
+from iceberg_conformance.checker.plan import Unit
+from iceberg_conformance.checker.report import render_text, to_json
+from iceberg_conformance.reference.rules import LEVELS, catalogue, spec_revision
+from iceberg_conformance.statements import coverage
+from iceberg_conformance.suites.golden.registry import GOLDEN_ENV
+from iceberg_conformance.vectors.archive import build_archive, export_tree
+from iceberg_conformance.vectors.cases import case_files, vectors_root
 
 #: the suites' own directory: the repository's suites/ in a checkout, the installed package otherwise
-SUITES = Path(__file__).resolve().parent
+SUITES = Path(iceberg_conformance.suites.__file__).resolve().parent
 NO_TESTS_COLLECTED = 5
+#: from this many data and delete files on, a full check says what it will open
+BIG_TABLE_FILES = 10_000
+#: rules whose finding on the metadata file itself means the table could not be read at all
+UNREADABLE = ("metadata.json-syntax", "metadata.file-unreadable", "metadata.file-too-large", "metadata.gzip")
 
+
+# --- run --------------------------------------------------------------------------------------
 
 def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
-    import pytest
+    import pytest  # the suites' runner: imported when the suites run, not for every command
 
     report = Path(args.report).resolve()
     report.mkdir(parents=True, exist_ok=True)
     # the CLI has imported the kit before pytest loads its plugin: no assertion rewriting there
-    argv = [str(SUITES), "-W", "ignore::pytest.PytestAssertRewriteWarning", "-p", "no:cacheprovider", "--conformance-report", str(report),
-            f"--junitxml={report / 'junit.xml'}", "-q", "-rfE"]
+    argv = [str(SUITES), "-W", "ignore::pytest.PytestAssertRewriteWarning", "-p", "no:cacheprovider",
+            "--conformance-report", str(report), f"--junitxml={report / 'junit.xml'}", "-q", "-rfE"]
     if not args.spark:
         argv += ["-m", "not spark"]
     for t in args.target:
@@ -52,25 +77,108 @@ def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
     return 1 if code == NO_TESTS_COLLECTED else code
 
 
-def _check(args: argparse.Namespace, passthrough: list[str]) -> int:
-    try:
-        from iceberg_conformance.checker.cli import main as check_main
-    except ImportError as e:  # pragma: no cover - the checker ships with the kit
-        print(f"iceberg-conformance check: the table checker is not available: {e}", file=sys.stderr)
-        return 2
-    return int(check_main(args.args + passthrough))
+# --- check ------------------------------------------------------------------------------------
 
+def _add_check_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="+", metavar="PATH", help="a metadata file, a table directory or a warehouse directory")
+    p.add_argument("--json", action="store_true", help="print a JSON report on stdout")
+    p.add_argument("--fail-on", choices=("error", "warning", "info"), default="error",
+                   help="lowest severity that makes the exit status 1 (default: error)")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument("--metadata-only", action="store_true",
+                   help="check metadata, manifest lists and manifests only (every entry's rules, counts, bounds "
+                        "encodings, summaries, inheritance); data and delete files are not opened")
+    p.add_argument("--workers", type=int, default=1, metavar="N", help="run the checks in N local processes (default 1)")
+    p.add_argument("--allow-root", action="append", default=[], metavar="DIR",
+                   help="also read files under DIR (by default only files under the table's location and "
+                        "directory are read; others are reported as files.outside-table)")
+
+
+def _check(args: argparse.Namespace, passthrough: list[str]) -> int:
+    tables: list[str] = []
+    for p in args.paths:
+        found = find_tables(p)
+        if not found:
+            print(f"iceberg-conformance check: no Iceberg table at {p} (expected a metadata file, a table "
+                  "directory with metadata/, or a warehouse)", file=sys.stderr)
+            return 2
+        tables.extend(found)
+    show = not args.quiet and sys.stderr.isatty()
+    started = [0.0]
+
+    def planned(units: list[Unit]) -> None:
+        started[0] = time.monotonic()
+        files = sum(u.kind in ("data-file", "delete-file") for u in units)
+        if not args.quiet and not args.metadata_only and files >= BIG_TABLE_FILES:
+            print(f"  {files} data and delete files will be opened and read; progress shows the time left. "
+                  "--metadata-only checks metadata, manifest lists and manifests without opening them.",
+                  file=sys.stderr)
+
+    def progress(i: int, n: int, u: Unit) -> None:
+        if show and (n > 20 and i % max(1, n // 50) == 0):
+            elapsed = time.monotonic() - started[0]
+            left = f", about {elapsed / i * (n - i):.0f} s left" if i and elapsed > 2 else ""
+            print(f"\r  {i}/{n} {u.kind:<12}{left}   ", end="", file=sys.stderr, flush=True)
+
+    results = []
+    for t in tables:
+        if not args.quiet:
+            print(f"checking {t}", file=sys.stderr)
+        results.append(check_table(t, progress=progress, planned=planned, allowed_roots=args.allow_root,
+                                   metadata_only=args.metadata_only, workers=max(1, args.workers)))
+        if show:
+            print("\r", end="", file=sys.stderr)
+    unreadable = [r for r in results if any(f.rule in UNREADABLE and f.file == r.table for f in r.findings)
+                  and r.units <= 1]
+    if args.json:
+        print(json.dumps(to_json(results), indent=2))
+    else:
+        print(render_text(results))
+    if unreadable and len(unreadable) == len(results):
+        return 2
+    levels = {"error": ("error",), "warning": ("error", "warning"), "info": ("error", "warning", "info")}[args.fail_on]
+    return 1 if any(f.severity in levels for r in results for f in r.findings) else 0
+
+
+# --- damage -----------------------------------------------------------------------------------
 
 def _damage(args: argparse.Namespace, passthrough: list[str]) -> int:
-    from iceberg_conformance.checker.damage import main as damage_main
+    if args.list:
+        for d in DAMAGES:
+            print(f"{d.rule:<40} {d.area:<14} {d.description}")
+        return 0
+    if args.table is None or args.out is None:
+        print("iceberg-conformance damage: give TABLE and OUT (or --list)", file=sys.stderr)
+        return 2
+    unknown = [r for r in args.rule if r not in {d.rule for d in DAMAGES}]
+    if unknown:
+        print(f"iceberg-conformance damage: no damage case for {', '.join(unknown)} (see --list)", file=sys.stderr)
+        return 2
+    try:
+        pristine, copies, skipped = write_damaged(
+            args.table, args.out, rules=args.rule or None, seed=args.seed,
+            progress=None if args.json else lambda s: print(f"wrote {s}", file=sys.stderr))
+    except (ValueError, OSError) as e:
+        print(f"iceberg-conformance damage: {e}", file=sys.stderr)
+        return 2
+    if not args.check:
+        print(f"{len(copies)} damaged copies and the pristine copy in {args.out} (damage.json lists them)")
+        return 0
+    control, verdicts = self_test(args.out, copies, pristine)
+    if args.json:
+        print(json.dumps({"pristine_errors": control, "no_victim": skipped,
+                          "copies": [dict(v.copy.to_json(), reported=v.reported, error_rules=v.error_rules,
+                                          extra_errors=v.extra_errors) for v in verdicts],
+                          "recall": {a: {"caught": h, "copies": t} for a, (h, t) in recall_by_area(verdicts).items()}},
+                         indent=2))
+    else:
+        print(render_damage(control, verdicts, skipped))
+    return 0 if not control and all(v.reported for v in verdicts) else 1
 
-    return int(damage_main(args.args + passthrough))
 
+# --- rules, coverage, export ---------------------------------------------------------------------
 
 def _rules(args: argparse.Namespace, passthrough: list[str]) -> int:
-    from iceberg_conformance.checker.damage import DAMAGES
-    from iceberg_conformance.reference.rules import LEVELS, catalogue, spec_revision
-
     damaged = {d.rule for d in DAMAGES}
     rules = [r for r in catalogue().values() if not args.area or r.area in args.area]
     if args.json:
@@ -88,19 +196,19 @@ def _rules(args: argparse.Namespace, passthrough: list[str]) -> int:
 
 
 def _coverage(args: argparse.Namespace, passthrough: list[str]) -> int:
-    from iceberg_conformance.statements.coverage import main as coverage_main
-
-    return coverage_main((["--json"] if args.json else []) + (["--all"] if args.all else []) + passthrough)
+    rep = coverage.collect()
+    if args.json:
+        print(json.dumps(rep, indent=2, ensure_ascii=False))
+    elif args.readme:
+        print(coverage.render_readme(rep))
+    else:
+        print(coverage.render_text(rep, None if args.all else 40))
+    return 0
 
 
 def _export(args: argparse.Namespace, passthrough: list[str]) -> int:
-    import os
-
-    from iceberg_conformance.vectors.archive import build_archive, export_tree
-    from iceberg_conformance.vectors.cases import case_files, vectors_root
-
     if args.archive:
-        golden_dir = args.golden or os.environ.get("ICEBERG_CONFORMANCE_GOLDEN")
+        golden_dir = args.golden or os.environ.get(GOLDEN_ENV)
         golden = Path(golden_dir).resolve() if golden_dir else None
         if golden is not None and not (golden / "warehouse").is_dir():
             print(f"iceberg-conformance export: {golden} has no warehouse/ (write one with: python -m "
@@ -110,7 +218,7 @@ def _export(args: argparse.Namespace, passthrough: list[str]) -> int:
         target.mkdir(parents=True, exist_ok=True)
         path, cases, tables = build_archive(target, golden, progress=lambda s: print(f"  {s}", file=sys.stderr))
         print(f"wrote {path}: {cases} cases, {tables} golden tables"
-              + ("" if golden else " (no golden tables: give --golden DIR or $ICEBERG_CONFORMANCE_GOLDEN)"))
+              + ("" if golden else f" (no golden tables: give --golden DIR or ${GOLDEN_ENV})"))
         return 0
     if not args.out:
         print("iceberg-conformance export: give an output directory or --archive DIR", file=sys.stderr)
@@ -124,31 +232,24 @@ def _export(args: argparse.Namespace, passthrough: list[str]) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in ("check", "damage"):  # everything after the subcommand is its own
-        if argv[0] == "check":
-            from iceberg_conformance.checker.cli import main as check_main
+# --- the tree ---------------------------------------------------------------------------------
 
-            return int(check_main(argv[1:]))
-        from iceberg_conformance.checker.damage import main as damage_main
-
-        return int(damage_main(argv[1:]))
-    passthrough: list[str] = []
-    if "--" in argv:
-        i = argv.index("--")
-        argv, passthrough = argv[:i], argv[i + 1:]
-    parser = argparse.ArgumentParser(prog="iceberg-conformance", description=__doc__.split("\n\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+def parser() -> argparse.ArgumentParser:
+    """The kit's one argument parser."""
+    top = argparse.ArgumentParser(prog="iceberg-conformance", description="A conformance kit for Apache Iceberg: run the "
+                                  "suites against an implementation, check tables on disk, list the rules, export the "
+                                  "vectors.")
+    sub = top.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run the suites against targets and write the matrix report")
     run.add_argument("--target", action="append", default=[],
                      help="target name or package.module:attr (repeatable; default: reference)")
     run.add_argument("--report", default="report", help="report directory (default: report/)")
     run.add_argument("--spark", action="store_true", help="also run the Spark lane (golden tables)")
     run.set_defaults(func=_run)
-    check = sub.add_parser("check", add_help=False,
-                           help="check Iceberg tables on disk against the spec (options: check --help)")
-    check.add_argument("args", nargs=argparse.REMAINDER, help="what iceberg-conformance-check takes")
+    check = sub.add_parser("check", help="check Iceberg tables on disk against the spec",
+                           description="Check Iceberg tables (metadata, manifests, data and delete files) against "
+                                       "the spec.")
+    _add_check_arguments(check)
     check.set_defaults(func=_check)
     rules = sub.add_parser("rules", help="list every rule: id, severity, level, spec section and sentence")
     rules.add_argument("--json", action="store_true", help="JSON on stdout")
@@ -156,31 +257,70 @@ def main(argv: list[str] | None = None) -> int:
                        help="only rules of this area (metadata, manifest-list, manifest, data-file, delete-file, "
                             "puffin, values, kit)")
     rules.set_defaults(func=_rules)
-    damage = sub.add_parser("damage", add_help=False,
-                            help="write single-violation copies of a valid table (options: damage --help)")
-    damage.add_argument("args", nargs=argparse.REMAINDER, help="TABLE OUT [--rule R] [--seed N] [--check]")
+    damage = sub.add_parser("damage", help="write single-violation copies of a valid table",
+                            description="Write single-violation copies of a valid table (and, with --check, run the "
+                                        "checker on each and print recall per area).")
+    damage.add_argument("table", nargs="?", help="a metadata file or table directory (read only)")
+    damage.add_argument("out", nargs="?", help="directory for the copies (one subdirectory per case, and damage.json)")
+    damage.add_argument("--rule", action="append", default=[], help="only the case breaking this rule (repeatable)")
+    damage.add_argument("--seed", type=int, default=0, help="choice of victims (default 0)")
+    damage.add_argument("--check", action="store_true", help="run the checker on every copy and report recall")
+    damage.add_argument("--list", action="store_true",
+                        help=f"list the damage cases and exit (areas: {', '.join(AREAS)})")
+    damage.add_argument("--json", action="store_true", help="with --check: the verdicts as JSON on stdout")
     damage.set_defaults(func=_damage)
     export = sub.add_parser("export", help="write the vectors and an index of every case, or the release archive")
     export.add_argument("out", nargs="?", help="output directory (must be empty or absent)")
     export.add_argument("--archive", metavar="DIR",
                         help="write iceberg-conformance-vectors-<version>.tar.gz into DIR instead (vectors, index, "
                              "golden tables with relative paths, README, a standard-library consumer)")
-    export.add_argument("--golden", metavar="DIR", help="golden tables to include (default: $ICEBERG_CONFORMANCE_GOLDEN)")
+    export.add_argument("--golden", metavar="DIR", help=f"golden tables to include (default: ${GOLDEN_ENV})")
     export.set_defaults(func=_export)
-    coverage = sub.add_parser("coverage", help="how much of the spec the kit checks: per section, MUST and SHOULD "
-                                               "coverage, every unchecked MUST with its reason")
-    coverage.add_argument("--json", action="store_true", help="JSON on stdout")
-    coverage.add_argument("--all", action="store_true", help="list every unchecked MUST (default: the first 40)")
-    coverage.set_defaults(func=_coverage)
-    args = parser.parse_args(argv)
-    return int(args.func(args, passthrough))
+    cov = sub.add_parser("coverage", help="how much of the spec the kit checks: per section, MUST and SHOULD "
+                                          "coverage, every unchecked MUST with its reason")
+    cov.add_argument("--json", action="store_true", help="JSON on stdout")
+    cov.add_argument("--all", action="store_true", help="list every unchecked MUST (default: the first 40)")
+    cov.add_argument("--readme", action="store_true", help="the README's 'What is covered' table (Markdown)")
+    cov.set_defaults(func=_coverage)
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; return its exit code (2 for a usage error)."""
+    args_in = list(sys.argv[1:] if argv is None else argv)
+    passthrough: list[str] = []
+    if args_in[:1] == ["run"] and "--" in args_in:  # everything after -- goes to pytest
+        i = args_in.index("--")
+        args_in, passthrough = args_in[:i], args_in[i + 1:]
+    try:
+        args = parser().parse_args(args_in)
+    except SystemExit as e:  # argparse: --help (0) or a usage error (2)
+        return 0 if e.code in (0, None) else 2
+    func: Callable[[argparse.Namespace, list[str]], int] = args.func
+    return int(func(args, passthrough))
+
+
+def exit_hard(code: int) -> NoReturn:
+    """End the process with ``code`` once the output is flushed, without running native
+    libraries' exit-time destructors: a thread pool torn down at interpreter exit can abort the
+    process ("terminate called without an active exception", exit 134) after a complete report,
+    which a CI gate would read as a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (BrokenPipeError, ValueError):  # the reader went away (e.g. `| head`)
+            pass
+    os._exit(code)
 
 
 def entry() -> None:
-    """The ``iceberg-conformance`` command (see :func:`checker.cli.exit_hard` for why it exits so)."""
-    from iceberg_conformance.checker.cli import exit_hard
-
+    """The ``iceberg-conformance`` command."""
     exit_hard(main())
+
+
+def check_entry() -> None:
+    """``iceberg-conformance-check``, the same as ``iceberg-conformance check``."""
+    exit_hard(main(["check", *sys.argv[1:]]))
 
 
 if __name__ == "__main__":

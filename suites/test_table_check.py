@@ -317,14 +317,14 @@ def test_unit_of_unknown_file_reports_finding(tmp_path: Path) -> None:
 
 
 def test_cli_exit_codes_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from iceberg_conformance.checker.cli import main
+    from iceberg_conformance.cli import main
 
     md = small.write_reference_table(tmp_path, 2)
-    assert main([md, "--quiet"]) == 0
+    assert main(["check", md, "--quiet"]) == 0
     capsys.readouterr()
-    assert main([str(tmp_path / "missing"), "--quiet"]) == 2
+    assert main(["check", str(tmp_path / "missing"), "--quiet"]) == 2
     _rewrite_manifest(md, lambda e: e["data_file"].update(file_size_in_bytes=1))
-    assert main([str(tmp_path), "--json", "--quiet"]) == 1
+    assert main(["check", str(tmp_path), "--json", "--quiet"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["counts"]["error"] == 1
     assert report["tables"][0]["findings"][0]["rule"] == "files.size"

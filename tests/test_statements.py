@@ -220,16 +220,16 @@ def test_parquet_and_arrow_quotes_are_verbatim(document: str, prefix: str) -> No
 # --- the coverage report -----------------------------------------------------------------------------
 
 def test_coverage_report(capsys: pytest.CaptureFixture[str]) -> None:
-    from iceberg_conformance.statements.coverage import main
+    from iceberg_conformance.cli import main
 
-    assert main(["--json"]) == 0
+    assert main(["coverage", "--json"]) == 0
     rep = json.loads(capsys.readouterr().out)
     must = rep["must"]
     assert must["all"] == sum(1 for s in index()["statements"] if s["level"] in MUST_LEVELS)
     assert len(rep["unchecked_must"]) == must["all"] - must["checked"]
     assert all(r["reason"] in REASONS for r in rep["unchecked_must"])
     assert sum(a["statements"] for a in rep["areas"].values()) == len(index()["statements"])
-    assert main(["--readme"]) == 0
+    assert main(["coverage", "--readme"]) == 0
     table = capsys.readouterr().out
     assert table.startswith("| Section |") and "**All**" in table
 
@@ -243,7 +243,7 @@ def test_readme_table_is_generated() -> None:
     if "What is covered" not in text or "| Section | Statements |" not in text:
         pytest.skip("README.md has no generated 'What is covered' table yet")
     table = render_readme(collect()).split("\n\n")[0]
-    assert table in text, "README's 'What is covered' table is stale: python -m iceberg_conformance.statements.coverage --readme"
+    assert table in text, "README's 'What is covered' table is stale: iceberg-conformance coverage --readme"
 
 
 def test_cli_coverage() -> None:

@@ -17,8 +17,8 @@ from iceberg_conformance.checker.damage import puffin  # noqa: F401, I001
 from iceberg_conformance.checker.damage.overlay import Overlay
 from iceberg_conformance.checker.damage.registry import DAMAGES, Damage
 from iceberg_conformance.checker.damage.selftest import (
-    AREAS, Copy, Verdict, main, recall_by_area, render, self_test, write_damaged,
+    AREAS, Copy, Verdict, recall_by_area, render, self_test, write_damaged,
 )
 
-__all__ = ["AREAS", "DAMAGES", "Copy", "Damage", "Overlay", "Verdict", "main", "recall_by_area", "render",
-           "self_test", "write_damaged"]
+__all__ = ["AREAS", "DAMAGES", "Copy", "Damage", "Overlay", "Verdict", "recall_by_area", "render", "self_test",
+           "write_damaged"]

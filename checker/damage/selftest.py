@@ -7,12 +7,10 @@ error on it, which proves the rewriting itself keeps a table valid.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
 import shutil
-import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -131,49 +129,3 @@ def render(control: list[str], verdicts: list[Verdict], skipped: list[str]) -> s
     if skipped:
         lines.append(f"no victim in this table for: {', '.join(skipped)}")
     return "\n".join(lines)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``iceberg-conformance damage TABLE OUT [--rule R ...] [--seed N] [--check] [--json]``."""
-    ap = argparse.ArgumentParser(prog="iceberg-conformance damage",
-                                 description="Write single-violation copies of a valid table (and, with --check, "
-                                             "run the checker on each and print recall per area).")
-    ap.add_argument("table", help="a metadata file or table directory (read only)")
-    ap.add_argument("out", help="directory for the copies (one subdirectory per case, and damage.json)")
-    ap.add_argument("--rule", action="append", default=[], help="only the case breaking this rule (repeatable)")
-    ap.add_argument("--seed", type=int, default=0, help="choice of victims (default 0)")
-    ap.add_argument("--check", action="store_true", help="run the checker on every copy and report recall")
-    ap.add_argument("--list", action="store_true", help="list the damage cases and exit")
-    ap.add_argument("--json", action="store_true", help="with --check: the verdicts as JSON on stdout")
-    try:
-        args = ap.parse_args(argv)
-    except SystemExit as e:
-        return 2 if e.code not in (0, None) else 0
-    if args.list:
-        for d in DAMAGES:
-            print(f"{d.rule:<40} {d.area:<14} {d.description}")
-        return 0
-    unknown = [r for r in args.rule if r not in {d.rule for d in DAMAGES}]
-    if unknown:
-        print(f"iceberg-conformance damage: no damage case for {', '.join(unknown)} (see --list)", file=sys.stderr)
-        return 2
-    try:
-        pristine, copies, skipped = write_damaged(
-            args.table, args.out, rules=args.rule or None, seed=args.seed,
-            progress=None if args.json else lambda s: print(f"wrote {s}", file=sys.stderr))
-    except (ValueError, OSError) as e:
-        print(f"iceberg-conformance damage: {e}", file=sys.stderr)
-        return 2
-    if not args.check:
-        print(f"{len(copies)} damaged copies and the pristine copy in {args.out} (damage.json lists them)")
-        return 0
-    control, verdicts = self_test(args.out, copies, pristine)
-    if args.json:
-        print(json.dumps({"pristine_errors": control, "no_victim": skipped,
-                          "copies": [dict(v.copy.to_json(), reported=v.reported, error_rules=v.error_rules,
-                                          extra_errors=v.extra_errors) for v in verdicts],
-                          "recall": {a: {"caught": h, "copies": t} for a, (h, t) in recall_by_area(verdicts).items()}},
-                         indent=2))
-    else:
-        print(render(control, verdicts, skipped))
-    return 0 if not control and all(v.reported for v in verdicts) else 1
