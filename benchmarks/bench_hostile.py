@@ -31,7 +31,7 @@ BOUND_MIB = 256
 
 def run_checker(md: str) -> dict:
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "iceberg_conformance.checker", "--json", "--quiet", md],
+    proc = subprocess.Popen([sys.executable, "-m", "iceberg_conformance", "check", "--json", "--quiet", md],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     out = proc.stdout.read() if proc.stdout else b""
     _, status, usage = os.wait4(proc.pid, 0)

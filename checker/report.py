@@ -50,7 +50,7 @@ class Group:
     clause: str
     findings: list[Finding] = field(default_factory=list)
     consequences: dict[str, int] = field(default_factory=dict)
-    #: findings of this group counted but not listed (see ``checker.table.KEEP``)
+    #: findings of this group counted but not listed (see ``checker.check.KEEP``)
     omitted: int = 0
 
     @property
@@ -107,7 +107,7 @@ def counts(findings: list[Finding], omitted: dict[tuple[str, str], int] | None =
 
 def to_json(results: list[TableResult]) -> dict[str, Any]:
     """Every table's counts, groups and findings; ``omitted`` counts, per rule, the findings
-    beyond those listed (``checker.table.KEEP`` of a rule and severity)."""
+    beyond those listed (``checker.check.KEEP`` of a rule and severity)."""
     tables = []
     total = {s: 0 for s in SEVERITIES}
     for r in results:

@@ -5,9 +5,9 @@
   ``matrix.md``, ``matrix.json``) and a JUnit file into DIR. Exit code: pytest's (0 all
   passed, 1 failures; "no tests ran" is turned into 1 so a CI gate cannot pass on nothing).
 * ``iceberg-conformance check PATH ... [--json] [--fail-on LEVEL] [--metadata-only] ...`` checks
-  tables on disk (``iceberg-conformance-check`` and ``python -m iceberg_conformance.checker``
-  are the same command). Exit code: 0 when no finding reaches ``--fail-on`` (default
-  ``error``), 1 when one does, 2 for a usage error or when no table can be found or read.
+  tables on disk (``iceberg-conformance-check`` is the same command). Exit code: 0 when no
+  finding reaches ``--fail-on`` (default ``error``), 1 when one does, 2 for a usage error or
+  when no table can be found or read.
 * ``iceberg-conformance rules [--json] [--area A]`` lists every rule the checker reports: id,
   severity, normative level, spec section and sentence, and the damage cases that break it.
 * ``iceberg-conformance damage TABLE OUT [--rule R] [--check]`` writes single-violation copies

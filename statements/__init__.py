@@ -12,6 +12,7 @@ damage cases and golden tables that exercise it). It is generated from the pinne
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -46,3 +47,15 @@ def links() -> dict[str, Any]:
 def curation() -> dict[str, Any]:
     """``curation.json``: hints, levels and exclusions the generator applies."""
     return _read("curation.json")
+
+
+def plain(text: str) -> str:
+    """Markdown as plain text for matching: links to their text, no emphasis or code marks,
+    table bars spaced, typographic apostrophes straight, white space collapsed, lower case."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"\[([^\]]*)\]\[[^\]]*\]", r"\1", text)
+    text = text.replace("<br />", " ").replace("&nbsp;", " ")
+    for mark in ("**", "~~", "`"):
+        text = text.replace(mark, "")
+    text = text.replace("\u2019", "'").replace("|", " | ")
+    return " ".join(text.split()).lower()

@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from iceberg_conformance.statements import MUST_LEVELS, REASONS, SHOULD_LEVELS
+from iceberg_conformance.statements import index, links, MUST_LEVELS, REASONS, SHOULD_LEVELS
+from iceberg_conformance.statements.trace import compute
 
 #: a section's display name: the heading under the document's generic roots
 GENERIC = ("Specification", "Overview", "Format specification")
@@ -93,9 +94,6 @@ def pct(n: int, d: int) -> float:
 
 def collect() -> dict[str, Any]:
     """The coverage report as data (what ``--json`` prints)."""
-    from iceberg_conformance.statements import index, links
-    from iceberg_conformance.statements.trace import compute
-
     idx = index()
     statements = [dict(s) for s in idx["statements"]]
     found = compute(statements, links())

@@ -52,6 +52,9 @@ from dataclasses import dataclass, field as dc_field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from iceberg_conformance.statements import MUST_LEVELS, plain
+from iceberg_conformance.statements.trace import attach, checked
+
 HERE = Path(__file__).resolve().parent
 INDEX = HERE / "index.json"
 CURATION = HERE / "curation.json"
@@ -119,18 +122,6 @@ STOP = {"a", "an", "the", "of", "to", "is", "are", "be", "in", "for", "and", "or
 def collapse(text: str) -> str:
     """White space collapsed (quotes are verbatim up to white space)."""
     return " ".join(text.split())
-
-
-def plain(text: str) -> str:
-    """Markdown as plain text for matching: links to their text, no emphasis or code marks,
-    table bars spaced, typographic apostrophes straight, white space collapsed, lower case."""
-    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
-    text = re.sub(r"\[([^\]]*)\]\[[^\]]*\]", r"\1", text)
-    text = text.replace("<br />", " ").replace("&nbsp;", " ")
-    for mark in ("**", "~~", "`"):
-        text = text.replace(mark, "")
-    text = text.replace("\u2019", "'").replace("|", " | ")
-    return " ".join(text.split()).lower()
 
 
 def fingerprint(doc: str, quote: str, extra: str = "") -> str:
@@ -700,9 +691,6 @@ LINKS = HERE / "links.json"
 def tidy_reasons(statements: list[dict[str, Any]], write: bool = True) -> None:
     """Drop the reasons ``links.json`` keeps for statements that are checked now, and print the
     unchecked MUST-level statements that have no reason yet (a person writes those)."""
-    from iceberg_conformance.statements import MUST_LEVELS
-    from iceberg_conformance.statements.trace import checked
-
     links = json.loads(LINKS.read_text(encoding="utf-8"))
     reasons: dict[str, Any] = links.get("unchecked", {})
     by_id = {s["id"]: s for s in statements}
@@ -746,7 +734,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--relink", action="store_true", help="only recompute checked_by of the existing index")
     args = ap.parse_args(argv)
 
-    from iceberg_conformance.statements.trace import attach
 
     out = Path(args.out)
     old = json.loads(out.read_text(encoding="utf-8")) if out.exists() else None

@@ -3,7 +3,7 @@
 A statement is *checked* when at least one of these exercises it:
 
 * a **checker rule** (``reference/rules.json``) whose ``quote`` is the statement's sentence or
-  part of it, or contains it (compared as plain text: :func:`generate.plain`); a quote that
+  part of it, or contains it (compared as plain text: :func:`statements.plain`); a quote that
   matches several statements links only those in the rule's own section, and a quote that
   still matches more than :data:`MAX_FANOUT` links none (it is too general to say which);
 * for a requirement cell of a field table (``_required_``), the rule that reports the field
@@ -31,9 +31,14 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
+from importlib import resources
 from typing import Any, Iterable
 
-from iceberg_conformance.statements.generate import plain
+from iceberg_conformance.checker.damage import DAMAGES
+from iceberg_conformance.reference import manifests as m
+from iceberg_conformance.statements import MUST_LEVELS, plain, REASONS
+from iceberg_conformance.suites.golden import registry as golden
+from iceberg_conformance.vectors.cases import case_files, load_file, vectors_root
 
 #: a quote matching more statements than this (after the section filter) links none
 MAX_FANOUT = 3
@@ -76,16 +81,12 @@ def match(quote: str, statements: list[dict[str, Any]], section: str = "") -> li
 # --- the kit's data --------------------------------------------------------------------------------
 
 def rules() -> dict[str, dict[str, Any]]:
-    from importlib import resources
-
     text = resources.files("iceberg_conformance.reference").joinpath("rules.json").read_text(encoding="utf-8")
     return {r["id"]: r for r in json.loads(text)["rules"]}
 
 
 def vector_quotes() -> dict[str, list[tuple[str, str]]]:
     """Vector case file (path under vectors/) -> its (section, quote) pairs from the current spec."""
-    from iceberg_conformance.vectors.cases import case_files, vectors_root
-
     root = vectors_root()
     out: dict[str, list[tuple[str, str]]] = {}
     for path in case_files(root):
@@ -101,22 +102,16 @@ def vector_quotes() -> dict[str, list[tuple[str, str]]]:
 
 def golden_tables() -> set[str]:
     """Names of the golden tables (``suites/spark``: Spark's and the other producers')."""
-    from iceberg_conformance.suites.golden import registry as golden
-
     return set(golden.REGISTRY)
 
 
 def damage_cases() -> dict[str, str]:
     """Damage case name (as ``iceberg-conformance damage`` writes it) -> the rule it breaks."""
-    from iceberg_conformance.checker.damage import DAMAGES
-
     return {d.rule.replace(".", "_"): d.rule for d in DAMAGES}
 
 
 @lru_cache(maxsize=1)
 def _metadata_schemas() -> dict[int, dict[str, Any]]:
-    from importlib import resources
-
     base = resources.files("iceberg_conformance.reference").joinpath("metadata_schemas")
     return {v: json.loads(base.joinpath(f"metadata-v{v}.schema.json").read_text(encoding="utf-8")) for v in (1, 2, 3)}
 
@@ -161,7 +156,6 @@ def presence_rule(st: dict[str, Any]) -> str | None:
         return "puffin.footer-json" if section.endswith(("FileMetadata", "BlobMetadata")) else None
     if not versions or versions != st.get("versions"):
         return None  # a v4 cell: the kit checks v1-v3 tables
-    from iceberg_conformance.reference import manifests as m
 
     fid = _field_id(st["quote"])
     if section.endswith(("Manifest Entry Fields", "Data File Fields", "Manifest Lists")) and fid is not None:
@@ -271,8 +265,6 @@ def vector_rows(statements: list[dict[str, Any]]) -> dict[str, set[str]]:
     row's transform (and truncate of the row's type); a bound read back by its length (the
     promoted-bounds table); the type strings and transforms a schema or partition spec JSON case
     serializes."""
-    from iceberg_conformance.vectors.cases import case_files, load_file, vectors_root
-
     rows: dict[str, dict[str, str]] = {}
     for st in statements:
         if st["kind"] == "table-row":
@@ -321,8 +313,6 @@ def omission_rule(st: dict[str, Any]) -> str | None:
     """The rule that reports a field written at a version whose cell is blank ("The field
     should be omitted"), or None: deprecated data_file fields (``manifests.deprecated-field``)
     and ``source-ids`` of v1/v2 partition and sort fields (``metadata.type-version``)."""
-    from iceberg_conformance.reference import manifests as m
-
     versions = st.get("versions") or []
     fid = _field_id(st["quote"])
     if st["section"].endswith("Data File Fields") and fid in m.DEPRECATED and versions and all(v >= 2 for v in versions):
@@ -335,8 +325,6 @@ def omission_rule(st: dict[str, Any]) -> str | None:
 # --- attaching --------------------------------------------------------------------------------------
 
 def links_file() -> dict[str, Any]:
-    from importlib import resources
-
     try:
         text = resources.files("iceberg_conformance.statements").joinpath("links.json").read_text(encoding="utf-8")
     except OSError:
@@ -402,9 +390,6 @@ def problems(statements: list[dict[str, Any]], links: dict[str, Any]) -> list[st
     """What is wrong with the links: an id, rule, vector file, golden table or damage case that
     does not exist, a reason that is not one of :data:`REASONS`, a reason kept for a statement that is
     checked (stale), an unchecked MUST-level statement without a reason."""
-    from iceberg_conformance.statements import MUST_LEVELS, REASONS
-    from iceberg_conformance.vectors.cases import case_files, vectors_root
-
     ids = all_ids(statements)
     known_rules = set(rules())
     root = vectors_root()

@@ -12,7 +12,8 @@ import inspect
 import pytest
 
 from iceberg_conformance.suites.api import EVOLUTION
-from iceberg_conformance.suites.harness.judge import run_case, unsupported
+from iceberg_conformance.suites.harness.judge import run_case
+from iceberg_conformance.suites.harness.outcomes import unsupported
 
 
 @pytest.mark.vectors("schema-evolution")

@@ -29,6 +29,7 @@ from iceberg_conformance.suites.engines import matrix_report as report
 from iceberg_conformance.suites.engines.consumers import CONSUMERS, Consumer, ReadRequest
 from iceberg_conformance.suites.engines.workspace import Workspace, digest, problem_lines, read_table
 from iceberg_conformance.suites.golden import registry as golden
+from iceberg_conformance.suites.harness.outcomes import not_judged
 from iceberg_conformance.suites.engines.readers import ReaderUnavailable
 
 
@@ -115,7 +116,7 @@ def _conclude(table: str, consumer: Consumer, test: str, problems: list[dict[str
     if verdict.status == report.KNOWN:
         pytest.xfail(f"known failure of {consumer.name}: {verdict.message} (upstream: {report.upstream(verdict.entry or {})})")
     if verdict.status == report.UNSUPPORTED:
-        pytest.skip(f"UNSUPPORTED by {consumer.name}: {verdict.message}")
+        not_judged(f"UNSUPPORTED by {consumer.name}: {verdict.message}")
     pytest.fail(f"{head}\nproblem:  {verdict.message}\ndigest:   {dig}\n{body}", pytrace=False)
 
 

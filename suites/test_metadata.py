@@ -37,7 +37,8 @@ from iceberg_conformance.reference.metadata import (
 )
 from iceberg_conformance.reference.types import parse_type
 from iceberg_conformance.suites.api import METADATA, Rejected, Unsupported
-from iceberg_conformance.suites.harness.judge import fail, run_case, unsupported, values_equal
+from iceberg_conformance.suites.harness.judge import fail, run_case, values_equal
+from iceberg_conformance.suites.harness.outcomes import unsupported
 from iceberg_conformance.vectors.cases import MUST, SHOULD, Case, cases_for
 
 AREA = "metadata"

@@ -47,7 +47,8 @@ from iceberg_conformance.reference.types import (
 )
 from iceberg_conformance.reference.values import to_json, value_to_json
 from iceberg_conformance.suites.api import BINARY, HASH, TRANSFORM, VALUE_JSON, Rejected, Unsupported
-from iceberg_conformance.suites.harness.judge import unsupported, values_equal
+from iceberg_conformance.suites.harness.judge import values_equal
+from iceberg_conformance.suites.harness.outcomes import unsupported
 from iceberg_conformance.suites.harness.values import same_value
 
 CI = settings(

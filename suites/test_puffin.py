@@ -43,7 +43,8 @@ from iceberg_conformance.reference.deletion_vectors import check_manifest_entry
 from iceberg_conformance.reference.errors import SpecViolation
 from iceberg_conformance.reference.puffin import read_form, read_puffin, validate_puffin
 from iceberg_conformance.suites.api import PUFFIN_READ, PUFFIN_WRITE
-from iceberg_conformance.suites.harness.judge import fail, run_case, unsupported, values_equal
+from iceberg_conformance.suites.harness.judge import fail, run_case, values_equal
+from iceberg_conformance.suites.harness.outcomes import unsupported
 from iceberg_conformance.vectors.cases import Case, cases_for, vectors_root
 
 def _without_layout(form: Any) -> Any:

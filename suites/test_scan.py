@@ -30,7 +30,6 @@ generate them) the tests SKIP with the reason, like ``suites/test_tables.py``.
 
 from __future__ import annotations
 
-import fnmatch
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -44,6 +43,8 @@ from iceberg_conformance.reference.errors import SpecViolation
 from iceberg_conformance.reference.schema import parse_schema
 from iceberg_conformance.suites.api import Rejected, Unsupported
 from iceberg_conformance.suites.golden import registry as golden
+from iceberg_conformance.suites.harness import known
+from iceberg_conformance.suites.harness.outcomes import advisory, unsupported
 from iceberg_conformance.suites.engines.readers import (
     ReaderUnavailable, Untranslatable, canonical_rows, diff_rows, duckdb_where, read_duckdb,
 )
@@ -67,22 +68,15 @@ def _filters() -> dict[str, list[dict[str, Any]]]:
     return data
 
 
-def _known() -> list[dict[str, str]]:
-    data: list[dict[str, str]] = json.loads(KNOWN_FILE.read_text(encoding="utf-8"))["known_failures"]
-    return data
-
-
 def _params(test: str = "test_scan", implementations: tuple[str, ...] | None = None) -> list[Any]:
     """One param per (table, filter, reader or planner), a strict xfail where a known failure
     (``known-failures-scan.json``) matches ``<test>: <table> > <filter id> > <name>``."""
-    known = _known()
+    entries = known.load(KNOWN_FILE)
     out = []
     for table, filters in _filters().items():
         for f in filters:
             for name in implementations or SCAN_READERS:
-                cid = f"{test}: {table} > {f['id']} > {name}"
-                marks = [pytest.mark.xfail(reason=f"known failure of {name}: {k['reason']} ({k['link']})", strict=True)
-                         for k in known if fnmatch.fnmatchcase(cid, k["match"])][:1]
+                marks = known.xfail_marks(entries, f"{test}: {table} > {f['id']} > {name}", name)
                 out.append(pytest.param(table, f["id"], name, id=f"{table}-{f['id']}-{name}", marks=marks))
     return out
 
@@ -219,7 +213,7 @@ def test_scan(golden_dir: Path, table: str, filter_id: str, reader: str) -> None
         try:
             rows = read(reader, metadata, snap["snapshot_id"], schema, f["filter"])
         except (ReaderUnavailable, Unsupported) as e:
-            pytest.skip(f"UNSUPPORTED: {reader}: {e}")
+            unsupported(reader, str(e))
         except Rejected as e:
             problems.append(f"{where}: {reader} refused the filter, which binds to the snapshot's schema: {e}")
             continue
@@ -321,8 +315,6 @@ def test_plan(golden_dir: Path, table: str, filter_id: str, planner: str) -> Non
     """The planned data files include every file holding a matching row; each carries every
     delete file that applies to it and removes a matching row, and none that does not apply.
     A planned file that the partition projection and metrics prove cannot match is ADVISORY."""
-    from iceberg_conformance.suites.harness.judge import ADVISORY
-
     f = next(x for x in _filters()[table] if x["id"] == filter_id)
     doc = golden.load_expected(golden_dir, table)
     metadata = golden_dir / "warehouse" / doc["metadata"]
@@ -339,7 +331,7 @@ def test_plan(golden_dir: Path, table: str, filter_id: str, planner: str) -> Non
         try:
             planned = _target(planner).plan_files(str(metadata), snap["snapshot_id"], f["filter"])
         except Unsupported as e:
-            pytest.skip(f"UNSUPPORTED: {planner}: {e}")
+            unsupported(planner, str(e))
         except Rejected as e:
             problems.append(f"{where}: {planner} refused the filter, which binds to the snapshot's schema: {e}")
             continue
@@ -355,4 +347,4 @@ def test_plan(golden_dir: Path, table: str, filter_id: str, planner: str) -> Non
                     f"filter:   {filter_id}: {f['description']} ({json.dumps(f['filter'], ensure_ascii=False)})\n"
                     f"trap:     {f['trap']}\nmetadata: {metadata}\n" + "\n".join(problems), pytrace=False)
     if advisories:
-        pytest.xfail(f"{ADVISORY}: {planner} plans files it could prune: " + "; ".join(advisories[:3]))
+        advisory(f"{planner} plans files it could prune: " + "; ".join(advisories[:3]))

@@ -12,8 +12,6 @@ Known reader bugs are data: ``suites/engines/known-failures-readers.json`` (stri
 
 from __future__ import annotations
 
-import fnmatch
-import json
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +22,7 @@ from iceberg_conformance.suites.engines.readers import (
     JSON_READERS, READERS, ReaderUnavailable, canonical_rows, diff_rows,
 )
 from iceberg_conformance.suites.golden import registry as golden
+from iceberg_conformance.suites.harness import known
 
 pytestmark = [
     pytest.mark.spark, pytest.mark.area("golden-tables"),
@@ -35,21 +34,12 @@ pytestmark = [
 KNOWN_FILE = Path(__file__).parent / "engines" / "known-failures-readers.json"
 
 
-def _known() -> list[dict[str, str]]:
-    if not KNOWN_FILE.is_file():
-        return []
-    data: list[dict[str, str]] = json.loads(KNOWN_FILE.read_text(encoding="utf-8"))["known_failures"]
-    return data
-
-
 def _params() -> list[Any]:
-    known = _known()
+    entries = known.load(KNOWN_FILE)
     out = []
     for name in golden.REGISTRY:
         for reader in READERS:
-            cid = f"test_reader_reads_golden_table: {name} > {reader}"
-            marks = [pytest.mark.xfail(reason=f"known failure of {reader}: {k['reason']} ({k['link']})", strict=True)
-                     for k in known if fnmatch.fnmatchcase(cid, k["match"])][:1]
+            marks = known.xfail_marks(entries, f"test_reader_reads_golden_table: {name} > {reader}", reader)
             out.append(pytest.param(name, reader, id=f"{name}-{reader}", marks=marks))
     return out
 

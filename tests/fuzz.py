@@ -8,7 +8,7 @@ Targets (``TARGETS``), each fed mutants of real seeds:
 * ``manifest-list`` -- ``read_manifest_list``;
 * ``puffin``        -- ``validate_puffin`` (seeds: ``vectors/puffin/files`` and a DV file);
 * ``dv``            -- ``deletion_vectors.decode_blob`` on one blob;
-* ``table``         -- ``checker.table.check_table`` on a reference-written v2 table with
+* ``table``         -- ``checker.check_table`` on a reference-written v2 table with
                        position deletes or a v3 table with a deletion vector, one file mutated.
 
 Mutators are byte-level (flip, truncate, insert, splice, overwrite) and structure-aware: JSON

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from iceberg_conformance.suites.api import ALL_CAPABILITIES, CAPABILITY_PROTOCOLS, check_adapter
-from iceberg_conformance.suites.targets import BUILTIN, TargetLoadError, known_failures, load_target
+from iceberg_conformance.suites.harness.known import of_target as known_failures
+from iceberg_conformance.suites.targets import BUILTIN, TargetLoadError, load_target
 
 TARGETS_DIR = Path(__file__).resolve().parent.parent / "suites" / "targets"
 

@@ -1,4 +1,4 @@
-"""Float bounds and signed zeros in data files (checker/datafiles.py compare_stats): -0.0
+"""Float bounds and signed zeros in data files (checker/units/metrics.py compare_stats): -0.0
 precedes +0.0 (IEEE 754 totalOrder), so a lower bound +0.0 does not cover a -0.0 in the data and
 an upper bound -0.0 does not cover +0.0."""
 

@@ -1,4 +1,4 @@
-"""The checker's columnar screen (``checker/columnar.py``) against the record reader.
+"""The checker's columnar screen (``checker/units/columnar.py``) against the record reader.
 
 The screen may only certify a manifest the record reader finds nothing wrong with in its entries;
 when it certifies one, the findings and the live digest must be the record reader's. Held to that

@@ -1,4 +1,4 @@
-"""Equality delete columns follow the identifier-field restrictions (checker/datafiles.py),
+"""Equality delete columns follow the identifier-field restrictions (checker/units/datafile.py),
 except that optional columns and columns under optional structs are allowed."""
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ SECRET = "not-a-table-file-s3cr3t"
 
 
 def _check(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "iceberg_conformance.checker", "--quiet", *args],
+    return subprocess.run([sys.executable, "-m", "iceberg_conformance", "check", "--quiet", *args],
                           capture_output=True, text=True, timeout=60, cwd=cwd)
 
 

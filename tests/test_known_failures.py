@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from iceberg_conformance.suites.targets import KnownFailure
+from iceberg_conformance.suites.harness.known import KnownFailure
 from iceberg_conformance.vectors.cases import MUST, SHOULD, cases_for
 from tests.spec_text import normalize, spec_text
 

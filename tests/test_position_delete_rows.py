@@ -1,4 +1,4 @@
-"""The ``row`` column (2147483544) of position delete files (checker/datafiles.py).
+"""The ``row`` column (2147483544) of position delete files (checker/units/datafile.py).
 
 A reference table gets a position delete file with deleted row values: read with the table's
 field ids it checks clean; a row struct naming an id the table does not have, or a delete row

@@ -1,4 +1,4 @@
-"""A snapshot's operation against the manifests it added (checker/operations.py)."""
+"""A snapshot's operation against the manifests it added (checker/units/snapshot.py)."""
 
 from __future__ import annotations
 

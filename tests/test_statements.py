@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from iceberg_conformance.statements import LEVELS, MUST_LEVELS, REASONS, curation, index, links
+from iceberg_conformance.statements import LEVELS, MUST_LEVELS, REASONS, curation, index, links, plain
 from iceberg_conformance.statements import generate as gen
 from iceberg_conformance.statements import trace
 
@@ -95,7 +95,7 @@ def test_quote_links_do_not_fan_out() -> None:
     """A rule quote links few statements: a quote too general to say which links none."""
     sts = statements()
     for s in sts:
-        s["_plain"] = gen.plain(s["quote"])
+        s["_plain"] = plain(s["quote"])
     for rid, r in trace.rules().items():
         if r.get("quote"):
             assert len(trace.match(r["quote"], sts, r.get("section") or "")) <= trace.MAX_FANOUT, rid

@@ -1,4 +1,4 @@
-"""Statistics files against the metadata that registers them (checker/statistics.py).
+"""Statistics files against the metadata that registers them (checker/units/statistics.py).
 
 A reference table gets a Puffin statistics file and a Parquet partition statistics file, both
 registered in its metadata the way the spec's field tables describe them; the checker reports

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from iceberg_conformance.suites.targets import BUILTIN, TargetLoadError, known_failures, load_target
+from iceberg_conformance.suites.harness.known import of_target as known_failures
+from iceberg_conformance.suites.targets import BUILTIN, TargetLoadError, load_target
 from iceberg_conformance.vectors.cases import VectorFileError, case_files, load_file, vectors_root
 
 ROOT = Path(__file__).resolve().parent.parent

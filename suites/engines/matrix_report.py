@@ -25,13 +25,14 @@ the tests wrote.
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import html
 import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from iceberg_conformance.suites.harness.known import KnownFailure, first_match
 
 HERE = Path(__file__).resolve().parent
 KNOWN_FILE = HERE / "known-failures-consumers.json"
@@ -74,13 +75,21 @@ class Verdict:
     entry: dict[str, Any] | None = None
 
 
+def subject(table: str, consumer: str, test: str = "table") -> str:
+    """What a consumer-matrix known failure is matched against (its ``table`` may be a glob)."""
+    return f"{test}: {table} > {consumer}"
+
+
+def as_known(entry: dict[str, Any]) -> KnownFailure:
+    """A consumer-matrix entry as a known failure of the one matcher."""
+    return KnownFailure(subject(entry["table"], entry["consumer"], entry.get("test", "table")), entry.get("reason", ""),
+                        entry.get("upstream", ""), None, entry)
+
+
 def find_entry(known: list[dict[str, Any]], table: str, consumer: str, test: str = "table") -> dict[str, Any] | None:
     """The known-failure entry for this table, consumer and test (``table`` may be a glob)."""
-    for k in known:
-        if (k["consumer"] == consumer and k.get("test", "table") == test
-                and fnmatch.fnmatchcase(table, k["table"])):
-            return k
-    return None
+    k = first_match((as_known(e) for e in known), subject(table, consumer, test))
+    return k.entry if k is not None else None
 
 
 def judge(known: list[dict[str, Any]], table: str, consumer: str, problems: list[dict[str, Any]],

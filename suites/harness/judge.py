@@ -2,8 +2,10 @@
 
 ``run_case`` calls the target, turns :class:`~suites.api.Unsupported` into an UNSUPPORTED
 skip, and checks the outcome against the case: an expected value must be returned (and equal),
-an expected error must be a :class:`~suites.api.Rejected` (never a crash). Failure messages
-name the vector file, the case, the spec clause, the expected and the actual value.
+an expected error must be a :class:`~suites.api.Rejected` (never a crash). A failure is a
+:class:`Failure` (target, case, problem, how the case reached the target, the values that
+differ), raised as :class:`ConformanceFailure` and rendered to text only for the report: its
+message names the vector file, the case, the spec clause, the expected and the actual value.
 """
 
 from __future__ import annotations
@@ -11,21 +13,15 @@ from __future__ import annotations
 import json
 import math
 import traceback
-from typing import Any, Callable
+from dataclasses import dataclass, field
+from typing import Any, Callable, NoReturn
 
 import pytest
 
 from iceberg_conformance.suites.api import Rejected, Unsupported
+from iceberg_conformance.suites.harness.outcomes import unsupported
 from iceberg_conformance.vectors.cases import Case
 
-UNSUPPORTED = "UNSUPPORTED"
-#: outcome of a ``should``-level case the target does not meet (see suites/harness/plugin.py)
-ADVISORY = "ADVISORY"
-
-
-def unsupported(target_name: str, what: str) -> None:
-    """Skip the running test as UNSUPPORTED (a capability or input the target lacks)."""
-    pytest.skip(f"{UNSUPPORTED}: {target_name}: {what}")
 
 
 def require(target: Any, capability: str) -> None:
@@ -66,12 +62,53 @@ def describe(case: Case, target_name: str, via: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def fail(case: Case, target_name: str, problem: str, *, via: str | None = None, **values: Any) -> None:
+@dataclass(frozen=True)
+class Failure:
+    """A target that does not conform on one case: what the test found, as values."""
+
+    target: str
+    case: Case
+    problem: str
+    #: how the case reached the target when not directly
+    via: str | None = None
+    #: what the report shows beside the problem: expected, actual, rejected, returned, ...
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def render(self) -> str:
+        """The failure as the report shows it."""
+        body = [describe(self.case, self.target, self.via), f"problem:  {self.problem}"]
+        for k, v in self.values.items():
+            body.append(f"{k + ':':<9} {_show(v)}")
+        return "\n".join(body)
+
+    def summary(self) -> str:
+        """The problem, with what the target returned or said."""
+        detail = next((f"{k + ':':<9} {_show(self.values[k])}" for k in self.values
+                       if k in ("actual", "rejected", "returned")), None)
+        return self.problem + (f" ({detail[:200]})" if detail else "")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"target": self.target, "vector": self.case.where(), "case": self.case.description,
+                "spec": self.case.clause(), "problem": self.problem, "via": self.via,
+                "values": {k: _show(v) for k, v in self.values.items()}}
+
+
+class ConformanceFailure(pytest.fail.Exception):  # type: ignore[misc,name-defined]
+    """A failing test whose :class:`Failure` travels with it (the message is its rendering)."""
+
+    # shown as pytest shows its own failures
+    __module__ = "builtins"
+    __qualname__ = "Failed"
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.render(), pytrace=False)
+        self.failure = failure
+
+
+def fail(case: Case, target_name: str, problem: str, *, via: str | None = None, **values: Any) -> NoReturn:
+    """Fail the running test: ``target_name`` does not conform on ``case``."""
     __tracebackhide__ = True
-    body = [describe(case, target_name, via), f"problem:  {problem}"]
-    for k, v in values.items():
-        body.append(f"{k + ':':<9} {_show(v)}")
-    pytest.fail("\n".join(body), pytrace=False)
+    raise ConformanceFailure(Failure(target_name, case, problem, via, dict(values)))
 
 
 def values_equal(expected: Any, actual: Any) -> bool:

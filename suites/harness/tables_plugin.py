@@ -50,7 +50,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "iceberg_table" not in metafunc.fixturenames:
         return
-    from iceberg_conformance.checker.find import find_tables
+    from iceberg_conformance.checker.find import find_tables  # loaded only where tables are given
 
     tables: list[Any] = []
     for p in table_paths(metafunc.config):

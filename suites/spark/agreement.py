@@ -17,7 +17,6 @@ corrected value (an independent confirmation of the erratum).
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import json
 import subprocess
 import sys
@@ -26,6 +25,9 @@ import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
+
+from iceberg_conformance.suites.harness import known
+from iceberg_conformance.suites.harness.known import KnownFailure
 
 ROOT = Path(__file__).resolve().parents[2]
 JAVA_DIR = ROOT / "suites" / "targets" / "java"
@@ -51,40 +53,29 @@ def _outcomes(junit: Path) -> list[dict[str, Any]]:
             inner = name[name.index("[") + 1:-1]
             inner = inner[len("java-"):] if inner.startswith("java-") else inner
             cid = inner if " > " in inner else ""        # a vector case id, not another parameter
+        # the outcome the kit's plugin recorded (the JUnit property "outcome"); a test without one
+        # (no implementation judged) is FAIL, SKIP or PASS by its JUnit element
+        recorded = next((p.get("value") for p in tc.iter("property") if p.get("name") == "outcome"), None)
         status, text = "PASS", ""
         for tag in ("failure", "error", "skipped"):
             el = tc.find(tag)
             if el is not None:
                 text = (el.get("message") or "") + "\n" + (el.text or "")
-                if tag == "skipped":
-                    status = ("ADVISORY" if "ADVISORY" in text
-                              else "KNOWN-FAILURE" if el.get("type") == "pytest.xfail" or "known failure" in text
-                              else "UNSUPPORTED" if "UNSUPPORTED" in text else "SKIP")
-                else:
-                    status = "FAIL"
+                status = "SKIP" if tag == "skipped" else "FAIL"
                 break
+        status = recorded or status
         out.append({"fn": fn, "case": cid, "status": status, "text": text,
                     "area": cid.split("/", 1)[0] if cid else
                     tc.get("classname", "").rsplit(".", 1)[-1].removeprefix("test_").replace("_", "-")})
     return out
 
 
-def _known() -> list[dict[str, str]]:
-    items: list[dict[str, str]] = []
-    for p in sorted(JAVA_DIR.glob("known-failures-*.json")):
-        items += json.loads(p.read_text(encoding="utf-8"))["known_failures"]
-    return items
+def _known() -> list[KnownFailure]:
+    return [k for p in sorted(JAVA_DIR.glob("known-failures-*.json")) for k in known.load(p)]
 
 
-def _notes() -> list[dict[str, str]]:
-    if not NOTES.is_file():
-        return []
-    data: list[dict[str, str]] = json.loads(NOTES.read_text(encoding="utf-8"))["notes"]
-    return data
-
-
-def _match(items: list[dict[str, str]], cid: str) -> dict[str, str] | None:
-    return next((i for i in items if fnmatch.fnmatchcase(cid, i["match"])), None)
+def _notes() -> list[KnownFailure]:
+    return known.load(NOTES, "notes", required=("match", "note"))
 
 
 def _lines(text: str) -> list[str]:
@@ -101,7 +92,7 @@ def _lines(text: str) -> list[str]:
 def report(results: list[dict[str, Any]], source: str = "") -> str:
     from iceberg_conformance.vectors.cases import case_files, load_file
 
-    known, notes = _known(), _notes()
+    kfs, notes = _known(), _notes()
     counts: dict[str, Counter[str]] = defaultdict(Counter)
     for r in results:
         counts[r["area"]][r["status"]] += 1
@@ -123,11 +114,11 @@ def report(results: list[dict[str, Any]], source: str = "") -> str:
         if r["status"] not in ("FAIL", "KNOWN-FAILURE"):
             continue
         cid = f"{r['fn']}: {r['case']}" if r["case"] else r["fn"]
-        k, n = _match(known, cid), _match(notes, cid)
+        k, n = known.first_match(kfs, cid), known.first_match(notes, cid)
         if n is not None:
-            head, why, link = f"not a Java bug: {n.get('class', 'vector issue')}", n["note"], n.get("link", "")
+            head, why, link = f"not a Java bug: {n.entry.get('class', 'vector issue')}", n.reason, n.link
         elif k is not None:
-            head, why, link = "Java deviation (known failure)", k["reason"], k["link"]
+            head, why, link = "Java deviation (known failure)", k.reason, k.link
         else:
             head, why, link = "unclassified", "not yet looked at", ""
         entry = [f"- `{cid}` — **{head}**: {why}" + (f" ([link]({link}))" if link else "")]

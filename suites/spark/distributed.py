@@ -1,10 +1,10 @@
 """The table checker beyond one machine: its units of work as Spark tasks.
 
-:func:`checker.table.plan_units` lists a table's work as picklable units (the metadata file,
-each snapshot, each manifest, each data or delete file) and :func:`checker.table.run_unit`
+:func:`checker.plan.plan_units` lists a table's work as picklable units (the metadata file,
+each snapshot, each manifest, each data or delete file) and :func:`checker.check.run_unit`
 turns one unit into findings without side effects. :func:`spark_mapper` runs them as Spark
 tasks (``sc.parallelize(units).map(run_unit)``); :func:`check_table_on_spark` is
-``checker.table.check_table`` with that mapper, so the findings are the same as a local run's
+``checker.check_table`` with that mapper, so the findings are the same as a local run's
 (same units, same function, deduplicated the same way).
 
 ``python -m iceberg_conformance.suites.spark.distributed TABLE...`` checks tables on Spark and, with ``--compare``,
@@ -25,7 +25,7 @@ from iceberg_conformance.suites.spark import session
 
 
 def spark_mapper(spark: Any, slices: int | None = None) -> Callable[[Callable[[Any], Any], list[Any]], Iterable[Any]]:
-    """A ``mapper`` for ``checker.table.check_table`` that runs every unit as a Spark task."""
+    """A ``mapper`` for ``checker.check_table`` that runs every unit as a Spark task."""
     def mapper(fn: Callable[[Any], Any], units: list[Any]) -> Iterable[Any]:
         if not units:
             return []
@@ -37,7 +37,7 @@ def spark_mapper(spark: Any, slices: int | None = None) -> Callable[[Callable[[A
 
 
 def check_table_on_spark(table: str, spark: Any | None = None, metadata_only: bool = False) -> Any:
-    """``checker.table.check_table`` with its units run as Spark tasks (the snapshot units run
+    """``checker.check_table`` with its units run as Spark tasks (the snapshot units run
     on the driver, from the digests the manifest tasks return)."""
     from iceberg_conformance.checker.check import check_table
 

@@ -1,14 +1,14 @@
 """The ``pyiceberg-core`` target: iceberg-rust through its Python bindings (pin: 0.11).
 
 ``pyiceberg-core`` exposes iceberg-rust's partition transforms over Arrow arrays
-(``pyiceberg_core.transform``) and manifest reading. One mixin per area in this package,
-assembled by :func:`suites.targets._compose.compose`. Known failures are data:
-``known-failures*.json`` in this package (reason and link each).
+(``pyiceberg_core.transform``) and manifest reading. One mixin per area in this package; the
+target class lists them. Known failures are data: ``known-failures*.json`` in this package
+(reason and link each).
 """
 
 from __future__ import annotations
 
-from iceberg_conformance.suites.targets._compose import compose
+from iceberg_conformance.suites.targets.pyiceberg_core.transforms import TransformsMixin
 
 
 class _PyIcebergCoreBase:
@@ -21,5 +21,12 @@ class _PyIcebergCoreBase:
         return str(version("pyiceberg-core"))
 
 
-PyIcebergCoreTarget = compose(__name__, "PyIcebergCoreTarget", _PyIcebergCoreBase,
-                              target_name="pyiceberg-core")
+class PyIcebergCoreTarget(
+        _PyIcebergCoreBase, TransformsMixin,
+):
+    """The ``pyiceberg-core`` target: one mixin per area of this package."""
+
+    name = "pyiceberg-core"
+    capabilities = frozenset().union(*(m.CAPABILITIES for m in (
+        TransformsMixin,
+    )))

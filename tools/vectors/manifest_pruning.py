@@ -1,14 +1,13 @@
 """Generate ``manifest-pruning.json`` of this directory (operation ``manifest-evaluate``).
 
-Run: ``python vectors/expressions/generate_manifest_pruning.py [--agree [--java]]``. Expected
+Run: ``python -m tools.vectors.manifest_pruning [--agree [--java]]``. Expected
 values are written by hand below from "Scan Planning" and the field summaries of "Manifest
 Lists", each with its derivation; bucket numbers come from the Appendix B hashes of
-``vectors/hash`` (mod 16). ``derived.agreed`` as in ``generate_metrics.py``.
+``vectors/hash`` (mod 16). ``derived.agreed`` as in :mod:`tools.vectors.metrics`.
 """
-import sys
-from pathlib import Path
-sys.path.insert(0, str(Path(__file__).parent))
-from generate_metrics import SCHEMA, i4, f4, st, cmp, test, setp, write
+from tools.vectors.metrics import SCHEMA, i4, f4, st, cmp, test, setp, write
+
+from tools.vectors import VECTORS
 
 def spec(source, transform, name="p"):
     return {"spec-id": 0, "fields": [{"source-id": source, "field-id": 1000, "name": name, "transform": transform}]}
@@ -159,7 +158,7 @@ def main():
             t["level"] = "should"
         tests.append(t)
     doc = dict(HEADER); doc["tests"] = tests
-    write(Path(__file__).parent / "manifest-pruning.json", doc, "manifest_might_match",
+    write(VECTORS / "expressions" / "manifest-pruning.json", doc, "manifest_might_match",
           ["schema", "spec", "partitions", "expression"])
 
 

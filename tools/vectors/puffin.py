@@ -1,6 +1,6 @@
 """Build the Puffin golden files, their sidecars and the case files of ``vectors/puffin/``.
 
-Run: ``python vectors/puffin/generate.py`` (deterministic; rewrites ``files/*.puffin`` except
+Run: ``python -m tools.vectors.puffin`` (deterministic; rewrites ``files/*.puffin`` except
 the ``java-*`` files, which Iceberg Java wrote, and every generated sidecar and case file).
 
 The bytes are laid out here from the Puffin spec with ``struct``; compression frames come from
@@ -26,11 +26,14 @@ import pyroaring
 import zstandard
 from pyroaring import BitMap, BitMap64
 
-HERE = Path(__file__).resolve().parent
+from tools.vectors import VECTORS
+
+HERE = VECTORS / "puffin"
 FILES = HERE / "files"
 MAGIC = b"PFA1"
 DV_MAGIC = bytes.fromhex("d1d33964")
 ROW_POSITION_FIELD = 2147483645
+#: the files' created-by, as the first of them recorded it (kept: regenerated files stay byte-identical)
 CREATED_BY = "iceberg-conformance vectors/puffin/generate.py"
 SPEC = "https://iceberg.apache.org/puffin-spec/"
 

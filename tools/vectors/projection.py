@@ -1,6 +1,6 @@
 """Generate ``projection.json`` of this directory (operation ``expression-project``).
 
-Run: ``python vectors/expressions/generate_projection.py [--agree [--java]]``. Each case is a
+Run: ``python -m tools.vectors.projection [--agree [--java]]``. Each case is a
 schema, a partition spec with one field (id 1000), a predicate on the field's source column, a
 mode (inclusive or strict) and a partition value; expected is whether the projection accepts
 that value. Expected values are written by hand below from "Scan Planning" and "Partition
@@ -14,7 +14,7 @@ from the calendar (Python's ``datetime``).
 Levels: an inclusive acceptance is ``must`` (soundness), an inclusive rejection ``should``
 (tightness), every strict answer ``should`` (strict projection is described only in the
 informative footnote 1 of Scan Planning). ``derived.agreed`` is kept from the existing file;
-with ``--agree`` it is recomputed by :func:`generate_metrics.record_agreement` (PyIceberg, and
+with ``--agree`` it is recomputed by :func:`tools.vectors.metrics.record_agreement` (PyIceberg, and
 with ``--java`` Iceberg Java through a local Spark JVM, named where they give the expected
 value), the names in alphabetical order.
 
@@ -23,10 +23,10 @@ The first 102 cases (:data:`OLD`) are those of vector set 0.3.0, kept as they we
 import datetime as _dt
 import json
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from generate_metrics import record_agreement  # noqa: E402
+from tools.vectors.metrics import record_agreement  # noqa: E402
+
+from tools.vectors import VECTORS
 
 INCLUSIVE_QUOTE = {"section": "Scan Planning", "source": "current", "quote": "Scan predicates are converted to partition predicates using an _inclusive projection_: if a scan predicate matches a row, then the partition predicate must match that row's partition."}
 STRICT_QUOTE = {"section": "Scan Planning, note 1", "source": "current", "quote": "An alternative, *strict projection*, creates a partition predicate that will match a file if all of the rows in the file must match the scan predicate."}
@@ -639,7 +639,7 @@ HEADER = {
 }
 
 def main():
-    out = Path(__file__).parent / "projection.json"
+    out = VECTORS / "expressions" / "projection.json"
     descs = [t["description"] for t in TESTS]
     dupes = {d for d in descs if descs.count(d) > 1}
     assert not dupes, f"repeated descriptions: {sorted(dupes)}"

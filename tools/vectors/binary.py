@@ -1,6 +1,6 @@
 """Generate the ``binary`` vector files of this directory from the spec's rules.
 
-Run: ``python vectors/binary/generate.py`` (rewrites ``*.json`` here). The bytes come from
+Run: ``python -m tools.vectors.binary`` (rewrites ``*.json`` here). The bytes come from
 the rules of "Appendix D: Binary single-value serialization", computed with the Python
 standard library only (``struct``, ``uuid``, ``decimal``, ``datetime``); this kit's
 ``reference/`` is not used. Each valid case is also checked against
@@ -27,10 +27,11 @@ import json
 import struct
 import uuid
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
+from tools.vectors import VECTORS
+
+HERE = VECTORS / "binary"
 D = "Appendix D: Single-value serialization / Binary single-value serialization"
 ROWS = {
     "boolean": "`0x00` for false, non-zero byte for true",
@@ -584,7 +585,6 @@ if __name__ == "__main__":
     import sys
 
     if "--java" in sys.argv:
-        sys.path.insert(0, str(HERE.parent.parent))
         from iceberg_conformance.suites.targets import load_target
 
         JAVA.append(load_target("java"))

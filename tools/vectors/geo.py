@@ -1,7 +1,7 @@
 """Generate the geometry and geography vectors: ``binary/geo.json`` (WKB),
 ``binary/geo-bounds.json`` (bound points) and ``value-json/geo.json`` (WKT).
 
-Run: ``python vectors/binary/generate_geo.py`` (rewrites those three files). This kit's
+Run: ``python -m tools.vectors.geo`` (rewrites those three files). This kit's
 ``reference/`` is not used, nor Shapely (the reference reads WKB and WKT with it, so it would
 be no independent check).
 
@@ -32,12 +32,13 @@ from __future__ import annotations
 import json
 import struct
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any, Callable
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
+from tools.vectors import VECTORS
+
+HERE = VECTORS / "binary"
+ROOT = VECTORS.parent
 BINARY = "Appendix D: Single-value serialization / Binary single-value serialization"
 BOUNDS = "Appendix D: Single-value serialization / Bound serialization"
 JSON_SECTION = "Appendix D: Single-value serialization / JSON single-value serialization"
@@ -154,7 +155,6 @@ class Jts:
     """JTS's WKBReader/WKTReader + WKTWriter (suites/spark/java/JtsGeo.java), or None."""
 
     def __init__(self) -> None:
-        sys.path.insert(0, str(ROOT))
         from iceberg_conformance.suites.spark import session
 
         jars = [session.runtime_jar(), session.oracle_jar()]
@@ -179,7 +179,6 @@ def start_jts() -> Jts | None:
 
 
 def same_wkt(expected: str, actual: str) -> bool:
-    sys.path.insert(0, str(ROOT))
     from iceberg_conformance.suites.harness.values import same_value  # the suites' comparison (no reference/)
 
     return bool(same_value("geometry", expected, actual))

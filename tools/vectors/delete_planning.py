@@ -1,15 +1,14 @@
 """Generate ``delete-planning.json`` of this directory (operation ``delete-planning``).
 
-Run: ``python vectors/scan/generate.py [--agree [--java]]``. The delete files that apply are
+Run: ``python -m tools.vectors.delete_planning [--agree [--java]]``. The delete files that apply are
 written by hand below from the rules of "Scan Planning" (position deletes, equality deletes,
 deletion vectors), each case with its derivation; ``derived.agreed`` as in
-``../expressions/generate_metrics.py`` (PyIceberg's ``DeleteFileIndex``, Java's
+:mod:`tools.vectors.metrics` (PyIceberg's ``DeleteFileIndex``, Java's
 ``DeleteFileIndex`` through the kit's ``java`` target).
 """
-import sys
-from pathlib import Path
-sys.path.insert(0, str(Path(__file__).parent.parent / "expressions"))
-from generate_metrics import SCHEMA, write
+from tools.vectors.metrics import SCHEMA, write
+
+from tools.vectors import VECTORS
 
 SPECS = [{"spec-id": 0, "fields": []},
          {"spec-id": 1, "fields": [{"source-id": 2, "field-id": 1000, "name": "i", "transform": "identity"}]},
@@ -177,7 +176,7 @@ def main():
         if quotes: t["spec"] = [{"section": sec, "quote": q, "source": "current"} for sec, q in quotes]
         tests.append(t)
     doc = dict(HEADER); doc["tests"] = tests
-    write(Path(__file__).parent / "delete-planning.json", doc, "applicable_deletes",
+    write(VECTORS / "scan" / "delete-planning.json", doc, "applicable_deletes",
           ["schema", "specs", "data_file", "delete_files"])
 
 

@@ -1,6 +1,6 @@
 """Generate the ``value-json`` vector files of this directory from the spec's table.
 
-Run: ``python vectors/value-json/generate.py`` (rewrites ``*.json`` here). Expected values are
+Run: ``python -m tools.vectors.value_json`` (rewrites ``*.json`` here). Expected values are
 written by hand from "Appendix D: JSON single-value serialization"; this script checks each
 valid case with the Python standard library (``datetime``, ``decimal``, ``uuid``, ``struct``,
 ``bytes.fromhex``) and, when installed, with ``pyiceberg.conversions`` (``from_json`` then
@@ -32,10 +32,11 @@ import math
 import re
 import uuid
 from decimal import Context, Decimal
-from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
+from tools.vectors import VECTORS
+
+HERE = VECTORS / "value-json"
 SECTION = "Appendix D: Single-value serialization / JSON single-value serialization"
 TABLE = {
     "boolean": "boolean: JSON boolean, e.g. true",
@@ -180,8 +181,6 @@ def pyiceberg_roundtrip(t: Any, v: Any) -> Any:
 
 
 def agree(t: Any, v: Any, expected: Any) -> list[str]:
-    import sys
-    sys.path.insert(0, str(HERE.parent.parent))
     from iceberg_conformance.suites.harness.values import same_value  # the suite's comparison by meaning (no reference/)
 
     who = []
@@ -505,7 +504,6 @@ if __name__ == "__main__":
     import sys
 
     if "--java" in sys.argv:
-        sys.path.insert(0, str(HERE.parent.parent))
         from iceberg_conformance.suites.targets import load_target
 
         JAVA.append(load_target("java"))

@@ -8,7 +8,7 @@ sidecar, so a writer bug cannot slip into a sidecar. Bounds are packed with ``st
 following Appendix D, independently of ``reference.binary``. Invalid files are valid files
 with one thing broken, named by the rule they break.
 
-Run: ``python vectors/manifests/generate.py`` (rewrites ``files/``; the output is byte-stable).
+Run: ``python -m tools.vectors.manifests`` (rewrites ``files/``; the output is byte-stable).
 """
 
 from __future__ import annotations
@@ -18,20 +18,19 @@ import datetime as dt
 import io
 import json
 import struct
-import sys
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import fastavro
 
-HERE = Path(__file__).resolve().parent
-FILES = HERE / "files"
-sys.path.insert(0, str(HERE.parent.parent))
+from iceberg_conformance.reference import avro as ref_avro  # the writer under test of determinism
+from iceberg_conformance.reference import manifests as ref_manifests
+from iceberg_conformance.reference import types as ref_types
+from tools.vectors import VECTORS
 
-from iceberg_conformance.reference import avro as ref_avro  # noqa: E402  (the writer under test of determinism)
-from iceberg_conformance.reference import manifests as ref_manifests  # noqa: E402
-from iceberg_conformance.reference import types as ref_types  # noqa: E402
+HERE = VECTORS / "manifests"
+FILES = HERE / "files"
 
 SCHEMA = {"type": "struct", "schema-id": 0, "fields": [
     {"id": 1, "name": "id", "required": True, "type": "long"},

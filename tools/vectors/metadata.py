@@ -1,6 +1,6 @@
 """Build the table metadata vectors: metadata files under files/ and the case files.
 
-Run from the repository root: ``python vectors/metadata/generate.py``. Every file is written
+Run from the repository root: ``python -m tools.vectors.metadata``. Every file is written
 from the hand-written documents below (built from the spec's field tables), and every invalid
 file is one of the valid ones with ONE rule broken; the case says which rule. Nothing here
 calls the reference implementation. Agreement of independent readers (``AGREED``) is recorded
@@ -16,7 +16,9 @@ import json
 from pathlib import Path
 from typing import Any, Callable
 
-HERE = Path(__file__).resolve().parent
+from tools.vectors import VECTORS
+
+HERE = VECTORS / "metadata"
 FILES = HERE / "files"
 T = 1_700_000_000_000
 UUID = "9c12d441-03fe-4693-9a96-a0705ddf69c1"
@@ -478,7 +480,6 @@ def build() -> None:
               [1, 2, 3], sec("Table Metadata Fields") + sec("Appendix C: Table Metadata and Snapshots"),
               notes="Level should for the stale v1 file written by PyIceberg: its deprecated schema breaks a rule "
                     "for writers ('The table's current schema'); the spec asks no reader to refuse it.")
-    real = FILES / "realistic"
     for v in (1, 2, 3):
         for kind, what in (("history", "after schema, partition and ref changes, statistics"),
                            ("expired", "after expire_snapshots kept the last snapshot")):

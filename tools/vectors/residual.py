@@ -1,6 +1,6 @@
 """Generate ``residual.json`` of this directory (operation ``residual``).
 
-Run: ``python vectors/expressions/generate_residual.py [--agree [--java]]``. Each case is a row
+Run: ``python -m tools.vectors.residual [--agree [--java]]``. Each case is a row
 filter, a partition tuple and a few rows of that partition; the expected residual and whether the
 filter matches each row are written by hand below from "Scan Planning" (note 1: the strict and
 inclusive projections "are used to calculate the residual predicates for each file in a scan"),
@@ -17,10 +17,10 @@ every row of the case) and as tight as the expected one (the judgement of
 """
 import json
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from generate_metrics import cmp, ref, setp, test  # noqa: E402
+from tools.vectors.metrics import cmp, ref, setp, test  # noqa: E402
+
+from tools.vectors import VECTORS
 
 
 def fld(i, n, t, req=False):
@@ -371,7 +371,7 @@ def main():
                       "error": {"rule": rule, "reason": reason, "pointer": "/left"}, "derived": {"from": why, "agreed": []}})
     doc = dict(HEADER)
     doc["tests"] = tests
-    out = Path(__file__).parent / "residual.json"
+    out = VECTORS / "expressions" / "residual.json"
     old = {}
     if out.exists():
         old = {t["description"]: t["derived"].get("agreed", []) for t in json.loads(out.read_text())["tests"]}

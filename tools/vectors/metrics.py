@@ -1,6 +1,6 @@
 """Generate ``metrics.json`` of this directory (operation ``metrics-evaluate``).
 
-Run: ``python vectors/expressions/generate_metrics.py [--agree [--java]]``. Expected values are
+Run: ``python -m tools.vectors.metrics [--agree [--java]]``. Expected values are
 written by hand below from "Scan Planning" and the ``data_file`` fields of "Manifests", each with
 its derivation (``derived.from``); this kit's ``reference/`` is not used (the suites check it
 against the file). ``derived.agreed`` is kept from the existing file; with ``--agree`` it is
@@ -13,6 +13,8 @@ The helpers here (schema, hex encoders, expression builders, :func:`write`) are 
 """
 import json, struct, sys
 from pathlib import Path
+
+from tools.vectors import VECTORS
 
 def fld(i, n, t, req=False): return {"id": i, "name": n, "required": req, "type": t}
 SCHEMA = {"type": "struct", "schema-id": 0, "fields": [
@@ -367,7 +369,7 @@ def main():
             t["derived"]["from"] += f" ({UNSETTLED_NOTE})"
         tests.append(t)
     doc = dict(HEADER); doc["tests"] = tests
-    write(Path(__file__).parent / "metrics.json", doc, "metrics_evaluate", ["schema", "file", "expression", "mode"])
+    write(VECTORS / "expressions" / "metrics.json", doc, "metrics_evaluate", ["schema", "file", "expression", "mode"])
 
 
 if __name__ == "__main__":
