@@ -255,11 +255,11 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
     for k, item in files.items():
         if item.get("row_ids_by_snapshot"):
             item["first_row_ids"] = _changed_first_row_ids(item["row_ids_by_snapshot"], parents)
-        records = list(item["records"].values())
-        first = records[0]
+        described = list(item["records"].values())
+        first = described[0]
         df = first["entry"]["data_file"]
         content = df.get("content", 0)
-        ctx: dict[str, Any] = {"records": records, "snapshots": item["snapshots"],
+        ctx: dict[str, Any] = {"records": described, "snapshots": item["snapshots"],
                                "sequence_numbers": item["sequence_numbers"], "first_row_ids": item["first_row_ids"],
                                "appended_by": item.get("appended_by")}
         if content == 0:

@@ -149,8 +149,8 @@ def relocate_table(src: str, dst: str, old: str, new: str) -> None:
         if ".metadata.json" not in name:
             continue
         gz = name.endswith(".gz") or ".gz." in name
-        with open(local, "rb") as f:
-            raw = gzip.decompress(f.read()) if gz else f.read()
+        with open(local, "rb") as fh:
+            raw = gzip.decompress(fh.read()) if gz else fh.read()
         doc = _swap(json.loads(raw), old, new)
         out = json.dumps(doc, indent=2).encode("utf-8")
         with open(local, "wb") as f:

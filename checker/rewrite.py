@@ -30,7 +30,7 @@ class AvroFile:
         with open(path, "rb") as f:
             r = fastavro.reader(f)
             meta = {k: (v.decode("utf-8") if isinstance(v, bytes) else v) for k, v in r.metadata.items()}
-            records = list(r)
+            records = [rec for rec in r if isinstance(rec, dict)]
         schema = json.loads(meta["avro.schema"])
         return cls(path, schema, {k: v for k, v in meta.items() if not k.startswith("avro.")},
                    str(meta.get("avro.codec", "null")), records)

@@ -21,9 +21,9 @@ the value is UTC-normalized); ``time`` is ``Time(MICROSECOND, 64)``; ``unknown``
 from __future__ import annotations
 
 from functools import singledispatch
-from typing import Any
+from typing import Any, Iterable, Iterator
 
-import pyarrow as pa  # type: ignore[import-untyped]
+import pyarrow as pa
 
 from .errors import SpecViolation
 from .types import (
@@ -86,11 +86,6 @@ def _(t: MapType) -> Any:
                    _field("value", t.value_id, t.value_type, t.value_required))
 
 
-def schema_to_arrow(schema: StructType) -> Any:
-    """An Arrow schema for an Iceberg schema, field ids in the field metadata."""
-    return pa.schema([_field(f.name, f.field_id, f.field_type, f.required) for f in schema.fields])
-
-
 def field_id(f: Any) -> int | None:
     """The field id stored in an Arrow field's metadata, or None."""
     meta = f.metadata or {}
@@ -101,6 +96,41 @@ def field_id(f: Any) -> int | None:
         return int(raw)
     except ValueError:
         return None
+
+
+#: how an Arrow field is reached from its parent: a struct child's position, or a list's element,
+#: a map's key or value (position 0)
+ArrowStep = tuple[str, int]
+
+
+def _arrow_children(t: Any) -> list[tuple[ArrowStep, Any]]:
+    if pa.types.is_struct(t):
+        return [(("struct", i), t.field(i)) for i in range(t.num_fields)]
+    if pa.types.is_map(t):
+        return [(("key", 0), t.key_field), (("value", 0), t.item_field)]
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        return [(("list", 0), t.value_field)]
+    return []
+
+
+def _walk_arrow(top: int, steps: tuple[ArrowStep, ...], f: Any) -> Iterator[tuple[int, tuple[ArrowStep, ...], Any]]:
+    yield top, steps, f
+    for step, child in _arrow_children(f.type):
+        yield from _walk_arrow(top, (*steps, step), child)
+
+
+def walk_arrow(fields: Iterable[Any]) -> Iterator[tuple[int, tuple[ArrowStep, ...], Any]]:
+    """Every Arrow field of ``fields`` (a schema, or the fields of one column) and every field
+    nested in them, depth first (a field before what it contains): (index of the top-level
+    field, the steps from it, the field). The Arrow counterpart of :func:`reference.schema.walk`."""
+    for i, f in enumerate(fields):
+        yield from _walk_arrow(i, (), f)
+
+
+def nested_arrow_fields(t: Any) -> list[Any]:
+    """Every field nested in Arrow type ``t`` (struct fields, list elements, map keys and
+    values), depth first."""
+    return [f for _top, _steps, f in walk_arrow(child for _step, child in _arrow_children(t))]
 
 
 def _child_id(f: Any, where: str) -> int:
@@ -167,14 +197,6 @@ def from_arrow(dt: Any, where: str = "") -> IcebergType:
 def _is(dt: Any, predicate: str) -> bool:
     fn = getattr(pa.types, predicate, None)
     return bool(fn(dt)) if fn is not None else False
-
-
-def schema_from_arrow(schema: Any) -> StructType:
-    """The Iceberg struct an Arrow schema carries (every field needs ``PARQUET:field_id``)."""
-    fields = []
-    for f in schema:
-        fields.append(NestedField(_child_id(f, "schema"), f.name, from_arrow(f.type, f.name), not f.nullable))
-    return StructType(tuple(fields))
 
 
 def arrow_matches(t: IcebergType, dt: Any) -> bool:

@@ -570,14 +570,14 @@ def _bounded_decompress(codec: bytes, data: bytes, where: str) -> bytes:
                                     where=where)
             return bytes(out)
         if codec == b"lz4":  # fastavro's lz4 codec: an LZ4 block with a 4-byte little-endian size
-            import lz4.block  # type: ignore[import-untyped]
+            import lz4.block
             if len(data) < 4 or int.from_bytes(data[:4], "little") > cap:
                 raise over() if len(data) >= 4 else SpecViolation(
                     "avro.unreadable", "lz4 block is truncated", clause=CLAUSE, where=where)
             return bytes(lz4.block.decompress(data))
         if codec == b"snappy":  # Avro's snappy block: raw snappy, then a CRC32 of the result
             try:
-                import cramjam  # type: ignore[import-not-found]
+                import cramjam
             except ImportError:
                 raise SpecViolation("avro.unreadable", "snappy blocks need the cramjam package, which is "
                                     "not installed", clause=CLAUSE, where=where) from None

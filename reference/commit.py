@@ -214,16 +214,6 @@ def retry_decision(operation: str, base: dict[str, Any], current: dict[str, Any]
     return RetryDecision(True, reason=f"{operation}: the schema is unchanged")
 
 
-def commit_with_retry(attempt: Callable[[], Any], *, max_attempts: int = 1000) -> Any:
-    """Call ``attempt`` (read current, build, commit) until it does not raise CommitConflict."""
-    for _ in range(max_attempts):
-        try:
-            return attempt()
-        except CommitConflict:
-            continue
-    raise CommitConflict(f"gave up after {max_attempts} attempts")
-
-
 # --- appends (used by the concurrency test) -----------------------------------------------------
 
 def initial_metadata(table_location: str, table_uuid: str) -> dict[str, Any]:

@@ -45,7 +45,7 @@ from decimal import Context, Decimal, InvalidOperation
 from typing import Any, Union
 
 from .errors import SpecViolation
-from .schema import Schema, json_depth, parse_schema
+from .schema import Schema, json_depth, parse_schema, walk
 from .transforms import DayTransform, Transform, parse_transform
 from .types import (
     JSON, BinaryType, DateType, DecimalType, DoubleType, FixedType, FloatType, IcebergType,
@@ -416,16 +416,9 @@ def roundtrip(obj: JSON) -> JSON:
 
 # --- binding ----------------------------------------------------------------------------
 
-def _fields(struct: StructType, prefix: str = "", ids: tuple[int, ...] = ()
-            ) -> list[tuple[str, int, IcebergType, tuple[int, ...]]]:
+def _fields(struct: StructType) -> list[tuple[str, int, IcebergType, tuple[int, ...]]]:
     """Every field reachable through structs: (dotted name, id, type, ids from the root)."""
-    out = []
-    for f in struct.fields:
-        name, path = f"{prefix}{f.name}", (*ids, f.field_id)
-        out.append((name, f.field_id, f.field_type, path))
-        if isinstance(f.field_type, StructType):
-            out.extend(_fields(f.field_type, f"{name}.", path))
-    return out
+    return [(info.name, fid, info.field_type, info.ids) for fid, info in walk(struct) if info.through_structs]
 
 
 def _resolve(schema: Schema, ref: NamedReference | IdReference, case_sensitive: bool, where: str) -> BoundReference:

@@ -34,7 +34,7 @@ CLAUSE_JSON = "Appendix D: Single-value serialization / JSON single-value serial
 
 def _shapely() -> Any:
     """Shapely, imported on first use (it loads numpy and GEOS, which most checks never need)."""
-    import shapely  # type: ignore[import-untyped,unused-ignore]
+    import shapely
 
     return shapely
 

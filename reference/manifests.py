@@ -46,6 +46,7 @@ from .types import (
     IntegerType, ListType, LongType, MapType, NestedField, StringType, StructType, TimestampNanoType, TimestampType,
     TimestamptzNanoType, TimestamptzType, TimeType, UUIDType, parse_type,
 )
+from .schema import walk
 from .values import value_from_json, value_to_json
 
 CLAUSE_METADATA = "Manifests / Manifest Metadata"
@@ -178,25 +179,18 @@ def required_header_keys(version: int) -> tuple[str, ...]:
 
 # --- partition types --------------------------------------------------------------------------
 
-def fields_by_id(t: IcebergType, out: dict[int, NestedField] | None = None) -> dict[int, NestedField]:
-    """Every field reached through structs, by id (what :func:`_find_field` searches)."""
-    out = {} if out is None else out
+def fields_by_id(t: IcebergType) -> dict[int, NestedField]:
+    """Every field reached through structs, by id (the first of a repeated id)."""
+    out: dict[int, NestedField] = {}
     if isinstance(t, StructType):
-        for f in t.fields:
-            out.setdefault(f.field_id, f)
-            fields_by_id(f.field_type, out)
+        for fid, info in walk(t):
+            if info.through_structs and info.field is not None:
+                out.setdefault(fid, info.field)
     return out
 
 
 def _find_field(t: IcebergType, fid: int) -> NestedField | None:
-    if isinstance(t, StructType):
-        for f in t.fields:
-            if f.field_id == fid:
-                return f
-            found = _find_field(f.field_type, fid)
-            if found is not None:
-                return found
-    return None
+    return fields_by_id(t).get(fid)
 
 
 def partition_type(spec_fields: list[dict[str, Any]], schema: StructType) -> StructType:
@@ -1294,10 +1288,6 @@ def summarize(entries: Iterable[dict[str, Any]], ptype: StructType) -> list[dict
             s["upper_bound"] = to_bytes(f.field_type, hi).hex()
         out.append(s)
     return out
-
-
-def file_length(path: str) -> int:
-    return os.path.getsize(path)
 
 
 __all__ = [

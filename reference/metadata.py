@@ -36,9 +36,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-import jsonschema  # type: ignore[import-untyped]
+import jsonschema
 
 from . import partitioning
 from . import schema as schema_rules
@@ -46,9 +46,7 @@ from .errors import SpecViolation
 from .safeio import open_regular
 from .findings import Finding, Severity
 from .types import (
-    DoubleType, FloatType, IcebergType, ListType, MapType, NestedType, PrimitiveType,
-    StructType, TimestampNanoType, TimestamptzNanoType, UnknownType, VariantType, children,
-    parse_type,
+    IcebergType, PrimitiveType, StructType, parse_type,
 )
 
 JSON = Any
@@ -498,32 +496,6 @@ def current_snapshot(doc: JSON) -> JSON | None:
     return None if sid is None else snapshots_by_id(doc).get(sid)
 
 
-@dataclass(frozen=True)
-class FieldInfo:
-    """A field of a schema found by :func:`schema_fields`."""
-
-    field_id: int
-    path: str                # dotted name path ("location.lat", "tags.element")
-    type: IcebergType
-    required: bool
-    in_collection: bool      # inside a list element or a map key/value
-    optional_ancestor: bool  # some enclosing struct field is optional
-
-
-def schema_fields(schema: IcebergType) -> Iterator[FieldInfo]:
-    """Every field of a parsed schema, depth first, with what partition/identifier rules need."""
-    stack: list[tuple[IcebergType, str, bool, bool]] = [(schema, "", False, False)]
-    while stack:
-        t, prefix, in_coll, opt = stack.pop()
-        coll_child = isinstance(t, (ListType, MapType))
-        for fid, name, ftype, req in reversed(children(t)):
-            path = f"{prefix}.{name}" if prefix else name
-            info = FieldInfo(fid, path, ftype, req, in_coll or coll_child, opt)
-            yield info
-            if isinstance(ftype, NestedType):
-                stack.append((ftype, path, info.in_collection, opt or not req))
-
-
 def parse_schema(schema_json: JSON) -> IcebergType:
     """Parse one schema object (``{"type": "struct", "fields": [...]}``); SpecViolation if bad."""
     return parse_type({"type": "struct", "fields": schema_json.get("fields")})
@@ -710,10 +682,10 @@ class _Semantics:
         self.col.findings.append(Finding(e.rule, f"{what}: {e.detail}", e.clause, self.col.file, loc))
 
     # -- partition specs
-    def _find_field(self, fid: int, schema: IcebergType | None) -> FieldInfo | None:
-        if schema is None:
+    def _find_field(self, fid: int, schema: IcebergType | None) -> schema_rules.IndexedField | None:
+        if not isinstance(schema, StructType):
             return None
-        return next((f for f in schema_fields(schema) if f.field_id == fid), None)
+        return next((f for i, f in schema_rules.walk(schema) if i == fid), None)
 
     def _current_schema_object(self) -> schema_rules.Schema | None:
         d = self.doc
@@ -825,8 +797,8 @@ class _Semantics:
                     continue
                 for src in sf["source-ids"] if "source-ids" in sf else [sf["source-id"]]:
                     f = self._find_field(src, cur_schema)
-                    if f is None or not isinstance(f.type, PrimitiveType):
-                        what = "is not in the current schema" if f is None else f"is {f.type}, not primitive"
+                    if f is None or not isinstance(f.field_type, PrimitiveType):
+                        what = "is not in the current schema" if f is None else f"is {f.field_type}, not primitive"
                         self.add("metadata.sort-source", f"sort order {oid}: source column {src} {what}",
                                  f"{where}/fields/{j}")
         if default_id is not None and default_id not in seen:
@@ -1133,9 +1105,9 @@ def rules_table() -> str:
 
 
 __all__ = [
-    "MAX_DEPTH", "MAX_METADATA_BYTES", "MAX_STRING_CHARS", "RULES", "FieldInfo", "Rule",
+    "MAX_DEPTH", "MAX_METADATA_BYTES", "MAX_STRING_CHARS", "RULES", "Rule",
     "check_metadata_file", "current_schema", "current_snapshot", "current_snapshot_id",
     "current_spec", "errors", "format_version", "load_metadata", "metadata_json_schema",
-    "parse_metadata_bytes", "parse_schema", "rules_table", "schema_by_id", "schema_fields",
+    "parse_metadata_bytes", "parse_schema", "rules_table", "schema_by_id",
     "snapshots_by_id", "sort_order_by_id", "spec_by_id", "validate_metadata",
 ]

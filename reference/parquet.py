@@ -131,7 +131,7 @@ def parse_schema_text(text: str) -> ParquetNode:
 
 def read_schema(path: str) -> ParquetNode:
     """The Parquet schema tree of the file at ``path`` (footer only)."""
-    import pyarrow.parquet as pq  # type: ignore[import-untyped]
+    import pyarrow.parquet as pq
 
     with open(path, "rb") as f:
         return parse_schema_text(str(pq.ParquetFile(f).schema))

@@ -34,7 +34,7 @@ from .schema import IndexedField, Schema, walk
 from .transforms import (
     IdentityTransform, Transform, UnknownTransform, VoidTransform, parse_transform,
 )
-from .types import JSON, NestedField, StructType, VariantType
+from .types import JSON, NestedField, StructType
 
 CLAUSE = "Partitioning"
 CLAUSE_JSON = "Appendix C: JSON serialization / Partition Specs"

@@ -43,8 +43,8 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Sequence
 
-import datasketches  # type: ignore[import-untyped]
-import lz4.frame  # type: ignore[import-untyped]
+import datasketches
+import lz4.frame
 import zstandard
 
 from . import deletion_vectors as dv

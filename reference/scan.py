@@ -26,7 +26,6 @@ from typing import Any
 
 from .hashing import scaled
 from .errors import SpecViolation
-from decimal import Context, Decimal
 
 from .types import (
     DateType, DecimalType, IcebergType, ListType, MapType, NestedField, StructType, TimestampNanoType,
@@ -178,7 +177,7 @@ def plan(doc: dict[str, Any], snap: dict[str, Any]) -> list[Task]:
 # --- reading files -------------------------------------------------------------------------
 
 def read_parquet(path: str) -> Any:
-    import pyarrow.parquet as pq  # type: ignore[import-untyped]
+    import pyarrow.parquet as pq
 
     with open(path, "rb") as f:
         return pq.ParquetFile(f).read()
@@ -359,7 +358,7 @@ def _parquet_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry) -> 
 def _orc_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry) -> list[dict[int, Any]]:
     """ORC data: field ids are the ``iceberg.id`` type attributes (pyarrow puts them in the
     field metadata)."""
-    import pyarrow.orc as orc  # type: ignore[import-untyped]
+    import pyarrow.orc as orc
 
     with open(_local(entry.path), "rb") as f:
         tbl = _with_name_mapping(doc, orc.ORCFile(f).read())

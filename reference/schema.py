@@ -5,8 +5,9 @@ Identifier Field IDs, Reserved Field IDs) and "Appendix C: JSON serialization / 
 
 ``parse_schema`` reads the JSON object, ``schema_to_json`` writes it, ``schema_problems``
 lists every rule a schema breaks for a table of a given format version and
-``validate_schema`` raises the first. Walking a schema is done once, by :func:`index_by_id`,
-which every other module uses to find a field, its path and what contains it.
+``validate_schema`` raises the first. Walking a schema is done in one place, :func:`walk` (the
+kit's one schema visitor), which every other module uses to find a field, its path, the ids
+and steps that reach it, and what contains it.
 """
 
 from __future__ import annotations
@@ -59,12 +60,19 @@ class Schema:
         return self.struct.fields
 
 
+#: how a field is reached from its parent: the position of a struct field, or a list's
+#: element, a map's key or value (position 0)
+Step = tuple[Literal["struct", "list", "key", "value"], int]
+
+
 class IndexedField(NamedTuple):
-    """One field of a schema, found by :func:`index_by_id`.
+    """One field of a schema, as :func:`walk` (the kit's one schema visitor) finds it.
 
     ``path`` is the names from the root (``("location", "lat")``; list elements are named
     ``element``, map keys and values ``key`` and ``value``). ``field`` is the struct field,
     or ``None`` for a list element or map key/value. ``parent`` says what contains the field.
+    ``ids`` are the field ids from the root to the field (its own last); ``steps`` how it is
+    reached from the root, one :data:`Step` per level.
     """
 
     path: tuple[str, ...]
@@ -74,52 +82,46 @@ class IndexedField(NamedTuple):
     required: bool
     in_list_or_map: bool          # some ancestor (or the parent) is a list or a map
     optional_ancestor: bool       # some enclosing struct field is optional
+    ids: tuple[int, ...] = ()
+    steps: tuple[Step, ...] = ()
 
     @property
     def name(self) -> str:
         return ".".join(self.path)
 
+    @property
+    def through_structs(self) -> bool:
+        """Reached from the root through struct fields only (not inside a list or a map)."""
+        return not self.in_list_or_map
 
-def _walk(t: IcebergType, path: tuple[str, ...], in_lm: bool, opt_anc: bool
-          ) -> Iterator[tuple[int, IndexedField]]:
+
+def _walk(t: IcebergType, path: tuple[str, ...], in_lm: bool, opt_anc: bool, ids: tuple[int, ...],
+          steps: tuple[Step, ...]) -> Iterator[tuple[int, IndexedField]]:
     if isinstance(t, StructType):
-        for f in t.fields:
-            p = (*path, f.name)
-            yield f.field_id, IndexedField(p, f.field_type, "struct", f, f.required, in_lm, opt_anc)
-            yield from _walk(f.field_type, p, in_lm, opt_anc or not f.required)
+        for i, f in enumerate(t.fields):
+            p, fi, st = (*path, f.name), (*ids, f.field_id), (*steps, ("struct", i))
+            yield f.field_id, IndexedField(p, f.field_type, "struct", f, f.required, in_lm, opt_anc, fi, st)
+            yield from _walk(f.field_type, p, in_lm, opt_anc or not f.required, fi, st)
     elif isinstance(t, ListType):
-        p = (*path, "element")
-        yield t.element_id, IndexedField(p, t.element_type, "list", None, t.element_required, True, opt_anc)
-        yield from _walk(t.element_type, p, True, opt_anc or not t.element_required)
+        p, fi, st = (*path, "element"), (*ids, t.element_id), (*steps, ("list", 0))
+        yield t.element_id, IndexedField(p, t.element_type, "list", None, t.element_required, True, opt_anc, fi, st)
+        yield from _walk(t.element_type, p, True, opt_anc or not t.element_required, fi, st)
     elif isinstance(t, MapType):
         pk, pv = (*path, "key"), (*path, "value")
-        yield t.key_id, IndexedField(pk, t.key_type, "map", None, True, True, opt_anc)
-        yield from _walk(t.key_type, pk, True, opt_anc)
-        yield t.value_id, IndexedField(pv, t.value_type, "map", None, t.value_required, True, opt_anc)
-        yield from _walk(t.value_type, pv, True, opt_anc or not t.value_required)
+        ik, iv = (*ids, t.key_id), (*ids, t.value_id)
+        sk: tuple[Step, ...] = (*steps, ("key", 0))
+        sv: tuple[Step, ...] = (*steps, ("value", 0))
+        yield t.key_id, IndexedField(pk, t.key_type, "map", None, True, True, opt_anc, ik, sk)
+        yield from _walk(t.key_type, pk, True, opt_anc, ik, sk)
+        yield t.value_id, IndexedField(pv, t.value_type, "map", None, t.value_required, True, opt_anc, iv, sv)
+        yield from _walk(t.value_type, pv, True, opt_anc or not t.value_required, iv, sv)
 
 
 def walk(schema: Schema | StructType) -> Iterator[tuple[int, IndexedField]]:
-    """Every (id, field) of a schema, depth first, duplicates included."""
+    """Every (id, field) of a schema, depth first (a field before what it contains), duplicates
+    included: the kit's one schema visitor."""
     struct = schema.struct if isinstance(schema, Schema) else schema
-    return _walk(struct, (), False, False)
-
-
-def index_by_id(schema: Schema | StructType) -> dict[int, IndexedField]:
-    """Every field of the schema by id (struct fields, list elements, map keys and values).
-
-    Raises ``schema.duplicate-field-id`` when an id is used twice.
-    """
-    out: dict[int, IndexedField] = {}
-    for fid, info in walk(schema):
-        if fid in out:
-            raise SpecViolation(
-                "schema.duplicate-field-id",
-                f"field id {fid} is used by both {out[fid].name!r} and {info.name!r}",
-                clause=CLAUSE_NESTED,
-            )
-        out[fid] = info
-    return out
+    return _walk(struct, (), False, False, (), ())
 
 
 def find_field(schema: Schema | StructType, key: int | str) -> IndexedField | None:
@@ -128,17 +130,6 @@ def find_field(schema: Schema | StructType, key: int | str) -> IndexedField | No
         if (fid == key) if isinstance(key, int) else (info.name == key):
             return info
     return None
-
-
-def is_in_list_or_map(schema: Schema | StructType, field_id: int) -> bool:
-    """Whether the field (a struct field, element, key or value) is inside a list or map."""
-    info = find_field(schema, field_id)
-    return info is not None and info.in_list_or_map
-
-
-def highest_field_id(schema: Schema | StructType) -> int:
-    """The highest field id used in the schema (0 for an empty schema)."""
-    return max((fid for fid, _ in walk(schema)), default=0)
 
 
 # --- JSON --------------------------------------------------------------------------------

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from decimal import Decimal
 from typing import Any, ClassVar
 
 from .errors import SpecViolation

@@ -226,9 +226,6 @@ class NestedField:
 class StructType(NestedType):
     fields: tuple[NestedField, ...] = field(default_factory=tuple)
 
-    def field_by_id(self, field_id: int) -> NestedField | None:
-        return next((f for f in self.fields if f.field_id == field_id), None)
-
 
 @dataclass(frozen=True)
 class ListType(NestedType):

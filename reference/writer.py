@@ -23,8 +23,8 @@ import os
 import uuid
 from typing import Any
 
-import pyarrow as pa  # type: ignore[import-untyped]
-import pyarrow.parquet as pq  # type: ignore[import-untyped]
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from . import manifests
 from .binary import Point, point_to_bytes, to_bytes
@@ -281,7 +281,7 @@ def geo_bounds(type_: IcebergType, values: list[bytes]) -> tuple[Point, Point] |
     box of every coordinate, NaN coordinates skipped, a dimension with no value left unset, no
     box without x or y. For geography only when every value is a point or multipoint: the box of
     spherical edges is not the box of their vertices, and bounds are optional."""
-    import shapely  # type: ignore[import-untyped,unused-ignore]
+    import shapely
 
     from .geo import read_wkb
 

@@ -99,7 +99,10 @@ def collect() -> dict[str, Any]:
     found = compute(statements, links())
     reasons = links().get("unchecked", {})
     levels: dict[str, dict[str, int]] = {}
-    total, by_area, by_section, by_readme = Tally(), {}, {}, {}
+    total = Tally()
+    by_area: dict[str, Tally] = {}
+    by_section: dict[str, Tally] = {}
+    by_readme: dict[str, Tally] = {}
     unchecked_must = []
     for s in statements:
         s["checked_by"] = found[s["id"]]

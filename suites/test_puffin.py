@@ -104,7 +104,7 @@ def test_sidecars_agree_with_cases() -> None:
 
 def _java_dv_entries() -> list[tuple[Path, dict[str, Any]]]:
     files = vectors_root() / "puffin" / "files"
-    out = []
+    out: list[tuple[Path, dict[str, Any]]] = []
     for side in sorted(files.glob("java-dv*.sidecar.json")):
         doc = json.loads(side.read_text(encoding="utf-8"))
         out.extend((files / doc["file"], e) for e in doc["manifest-entries"])

@@ -108,12 +108,13 @@ def _manifest_entries(warehouse: Path, md: dict[str, Any]) -> list[dict[str, Any
     def local(p: str) -> Path:
         return Path(p.removeprefix("file:").replace("///", "/", 1) if p.startswith("file:") else p)
 
-    entries = []
+    entries: list[dict[str, Any]] = []
     for snap in md.get("snapshots", []):
         with open(local(snap["manifest-list"]), "rb") as f:
             for m in fastavro.reader(f):
+                assert isinstance(m, dict)
                 with open(local(m["manifest_path"]), "rb") as mf:
-                    entries += list(fastavro.reader(mf))
+                    entries += [e for e in fastavro.reader(mf) if isinstance(e, dict)]
     return entries
 
 

@@ -73,3 +73,18 @@ def test_known_failures_load_for_builtins() -> None:
             continue
         for kf in known_failures(adapter):
             assert kf.reason and kf.link
+
+
+def test_static_protocol_check_lists_every_declared_capability() -> None:
+    """``tests/typecheck/targets.py`` (checked by mypy) names, for each built-in target, the
+    Protocol of every capability it declares, and nothing else."""
+    from iceberg_conformance.suites.api import CAPABILITY_PROTOCOLS
+    from tests.typecheck.targets import CHECKED
+
+    for name in BUILTIN:
+        try:
+            adapter = load_target(name)
+        except TargetLoadError as e:
+            pytest.skip(f"{name}: {e}")
+        declared = sorted(CAPABILITY_PROTOCOLS[c].__name__ for c in adapter.capabilities)
+        assert sorted(CHECKED[name]) == declared, f"{name}: update tests/typecheck/targets.py"

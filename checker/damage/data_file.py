@@ -18,6 +18,9 @@ from iceberg_conformance.checker.damage.registry import (
 )
 from iceberg_conformance.checker.find import local_path
 from iceberg_conformance.checker.units.datafile import byte_reversed, unscaled
+from iceberg_conformance.reference.metadata import parse_schema
+from iceberg_conformance.reference.schema import walk
+from iceberg_conformance.reference.types import ListType, MapType, StructType
 
 
 @damage("files.missing", "data-file", "a live data file does not exist")
@@ -84,25 +87,13 @@ def _null_count(o: Overlay, rng: random.Random) -> str | None:
 
 def _column_types(o: Overlay) -> dict[int, str]:
     """Field id -> primitive type string of the current schema (top-level and nested)."""
-    out: dict[int, str] = {}
-
-    def go(t: Any, fid: int | None) -> None:
-        if isinstance(t, str):
-            if fid is not None:
-                out[fid] = t
-            return
-        if isinstance(t, dict):
-            for f in t.get("fields") or []:
-                go(f.get("type"), int(f["id"]))
-            if t.get("type") == "list":
-                go(t.get("element"), int(t["element-id"]))
-            if t.get("type") == "map":
-                go(t.get("key"), int(t["key-id"]))
-                go(t.get("value"), int(t["value-id"]))
-
     cur = next((s for s in schemas(o) if s.get("schema-id", 0) == o.doc.get("current-schema-id", 0)), None)
-    go(cur, None)
-    return out
+    if cur is None:
+        return {}
+    schema = parse_schema(cur)
+    assert isinstance(schema, StructType)
+    return {fid: str(info.field_type) for fid, info in walk(schema)
+            if not isinstance(info.field_type, (StructType, ListType, MapType))}
 
 
 def _typed_bounds(o: Overlay, which: str, types: tuple[str, ...]) -> list[tuple[str, int, dict[str, Any], dict[str, Any]]]:
@@ -272,10 +263,10 @@ def _appended_parquet(o: Overlay) -> list[tuple[str, int, dict[str, Any], dict[s
         records.setdefault(str(rec["manifest_path"]), rec)
     out = []
     for p, i, e in _parquet_data(o):
-        rec = records.get(p)
-        sid = e.get("snapshot_id") if e.get("snapshot_id") is not None else (rec or {}).get("added_snapshot_id")
-        if e.get("status") == 1 and sid in appends and rec is not None:
-            out.append((p, i, e, rec))
+        listed = records.get(p)
+        sid = e.get("snapshot_id") if e.get("snapshot_id") is not None else (listed or {}).get("added_snapshot_id")
+        if e.get("status") == 1 and sid in appends and listed is not None:
+            out.append((p, i, e, listed))
     return out
 
 

@@ -60,11 +60,11 @@ def _operation_files(o: Overlay, rng: random.Random) -> str | None:
                                   and (r.get("added_files_count") or r.get("added_data_files_count") or 0) > 0
                                   for r in ml.records):
             cands.append(snap)
-    snap = pick(rng, cands)
-    if snap is None:
+    chosen = pick(rng, cands)
+    if chosen is None:
         return None
-    snap["summary"]["operation"] = "delete"
-    return f"snapshot {snap['snapshot-id']} (which added data files) says operation delete"
+    chosen["summary"]["operation"] = "delete"
+    return f"snapshot {chosen['snapshot-id']} (which added data files) says operation delete"
 
 
 @damage("snapshot.manifest-first-row-id-kept", "manifest-list",
@@ -206,12 +206,12 @@ def _first_row_id_overlap(o: Overlay, rng: random.Random) -> str | None:
     c = pick(rng, cands)
     if c is None:
         return None
-    snap, lst, mine = c
+    victim, list_path, mine = c
     rec = max(mine, key=lambda r: int(r["first_row_id"]))
     # one past the end of the snapshot's range: the rows it assigns cannot fit
-    rec["first_row_id"] = int(snap["first-row-id"]) + int(snap.get("added-rows") or 0)
-    o.touch_list(lst)
-    return f"snapshot {snap['snapshot-id']}: a manifest's first_row_id moved past first-row-id + added-rows"
+    rec["first_row_id"] = int(victim["first-row-id"]) + int(victim.get("added-rows") or 0)
+    o.touch_list(list_path)
+    return f"snapshot {victim['snapshot-id']}: a manifest's first_row_id moved past first-row-id + added-rows"
 
 
 @damage("snapshot.manifest-spec-id", "manifest-list", "a manifest's partition_spec_id is not in partition-specs",

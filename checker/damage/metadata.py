@@ -16,22 +16,9 @@ from iceberg_conformance.checker.damage.overlay import Overlay
 from iceberg_conformance.checker.damage.registry import damage, pick, schemas
 from iceberg_conformance.checker.find import local_path
 from iceberg_conformance.checker.units.statistics import arrow_fields_by_id
-from iceberg_conformance.reference.metadata import load_metadata
-
-
-def _field_ids(t: Any, out: list[int]) -> None:
-    if isinstance(t, dict):
-        for key in ("fields",):
-            for f in t.get(key) or []:
-                out.append(int(f["id"]))
-                _field_ids(f.get("type"), out)
-        if t.get("type") == "list":
-            out.append(int(t["element-id"]))
-            _field_ids(t.get("element"), out)
-        if t.get("type") == "map":
-            out += [int(t["key-id"]), int(t["value-id"])]
-            _field_ids(t.get("key"), out)
-            _field_ids(t.get("value"), out)
+from iceberg_conformance.reference.metadata import load_metadata, parse_schema
+from iceberg_conformance.reference.schema import walk
+from iceberg_conformance.reference.types import IcebergType, StructType
 
 
 @damage("metadata.current-schema-exists", "metadata", "current-schema-id names no schema")
@@ -43,11 +30,14 @@ def _current_schema(o: Overlay, rng: random.Random) -> str | None:
     return f"current-schema-id set to {o.doc['current-schema-id']}"
 
 
+def _struct(t: IcebergType) -> StructType:
+    assert isinstance(t, StructType)
+    return t
+
+
 @damage("metadata.last-column-id", "metadata", "last-column-id below the highest field id")
 def _last_column_id(o: Overlay, rng: random.Random) -> str | None:
-    ids: list[int] = []
-    for s in schemas(o):
-        _field_ids(s, ids)
+    ids = [fid for s in schemas(o) for fid, _ in walk(_struct(parse_schema(s)))]
     if not ids:
         return None
     o.doc["last-column-id"] = max(ids) - 1
@@ -149,7 +139,7 @@ def _snapshot_ids(o: Overlay, rng: random.Random) -> str | None:
     snaps = o.snapshots()
     if len(snaps) < 2:
         return None
-    dup = copy.deepcopy(pick(rng, snaps))
+    dup = copy.deepcopy(rng.choice(snaps))
     dup["timestamp-ms"] = int(dup["timestamp-ms"]) + 1
     o.doc["snapshots"].append(dup)
     return f"snapshot {dup['snapshot-id']} listed twice"
@@ -180,7 +170,7 @@ def _first_row_id_dropped(o: Overlay, rng: random.Random) -> str | None:
     lineage = sorted((s for s in o.snapshots() if "first-row-id" in s), key=lambda s: int(s.get("sequence-number", 0)))
     if o.version < 3 or len(lineage) < 2:
         return None
-    victim = pick(rng, lineage[1:])
+    victim = rng.choice(lineage[1:])
     victim.pop("first-row-id")
     victim.pop("added-rows", None)
     return f"first-row-id and added-rows removed from snapshot {victim['snapshot-id']}"
@@ -237,7 +227,7 @@ def _schema_ids(o: Overlay, rng: random.Random) -> str | None:
     schemas = o.doc.get("schemas") or []
     if not schemas:
         return None
-    dup = copy.deepcopy(pick(rng, schemas))
+    dup = copy.deepcopy(rng.choice(schemas))
     schemas.append(dup)
     return f"schema {dup.get('schema-id')} listed twice"
 
@@ -251,7 +241,7 @@ def _sort_order(o: Overlay, rng: random.Random) -> str | None:
 
 
 def _rewrite_partition_stats(o: Overlay, rng: random.Random, fid: int,
-                             change: Callable[[dict[str, Any]], int | None]) -> str | None:
+                             change: Callable[[dict[int, Any]], int | None]) -> str | None:
     """Rewrite field ``fid`` of one row of a Parquet partition statistics file (schema and field
     ids kept): ``change`` gets the row (field id -> value of fields 3, 6 and 10 where present)
     and returns the new value, or None when the row offers no victim."""

@@ -18,7 +18,7 @@ from typing import Any, Iterator
 
 from iceberg_conformance.checker.find import local_path
 from iceberg_conformance.checker.rewrite import AvroFile
-from iceberg_conformance.reference.metadata import load_metadata
+from iceberg_conformance.reference.metadata import format_version, load_metadata
 
 
 class Overlay:
@@ -32,7 +32,7 @@ class Overlay:
             raise ValueError(f"{metadata_path}: not a readable metadata file "
                              f"({'; '.join(f.message for f in findings[:2])})")
         self.doc: dict[str, Any] = doc
-        self.version = int(doc.get("format-version", 1))
+        self.version = format_version(doc) or 1
         self._lists: dict[str, AvroFile] = {}
         self._manifests: dict[str, AvroFile] = {}
         self.dirty_lists: set[str] = set()

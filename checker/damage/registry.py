@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import random
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from iceberg_conformance.checker.damage.overlay import Overlay
 
@@ -41,7 +41,11 @@ def damage(rule: str, area: str, description: str, also: tuple[str, ...] = ()) -
     return register
 
 
-def pick(rng: random.Random, items: list[Any]) -> Any:
+T = TypeVar("T")
+
+
+def pick(rng: random.Random, items: list[T]) -> T | None:
+    """One of ``items`` (the seeded choice), or None when there is none."""
     return rng.choice(items) if items else None
 
 

@@ -38,9 +38,9 @@ from iceberg_conformance.reference.errors import SpecViolation
 from iceberg_conformance.reference.findings import Finding
 from iceberg_conformance.reference.manifests import (
     bound_columns, check_bounds, check_summaries, decode_partition, entry_plan, entry_schema, fields_by_id,
-    manifest_header, ManifestContext, named_as_spec, StructType,
+    manifest_header, ManifestContext, named_as_spec,
 )
-from iceberg_conformance.reference.types import DoubleType, FloatType, StringType
+from iceberg_conformance.reference.types import DoubleType, FloatType, StringType, StructType
 from iceberg_conformance.reference.values import value_from_json
 
 #: the largest rebuilt (decompressed) manifest the screen decodes at once; larger ones stream
@@ -378,8 +378,8 @@ def _bounds(frame: _Frame, schema: StructType, path: str) -> None:
     are checked by :func:`~reference.manifests.check_bounds` itself, on those values only."""
     columns = bound_columns(fields_by_id(schema))
     kind: dict[int, Any] = {}
-    for key, (t, _decode, _decimal, _float, bulk) in columns.items():
-        kind[int(key)] = _NUMPY[bulk] if bulk is not None else _STRING if isinstance(t, StringType) else _OTHER
+    for name, (t, _decode, _decimal, _float, bulk) in columns.items():
+        kind[int(name)] = _NUMPY[bulk] if bulk is not None else _STRING if isinstance(t, StringType) else _OTHER
     known = np.array(sorted(kind), np.int64)
     sides = {w: got for w in ("lower_bounds", "upper_bounds") if (got := _side(frame, w, known)) is not None}
     # a fixed-width column with a bound of another width (written before the column was promoted,
@@ -425,8 +425,8 @@ def _bounds(frame: _Frame, schema: StructType, path: str) -> None:
     if others:
         rows: dict[int, dict[str, list[dict[str, Any]]]] = {}
         for which, items in others.items():
-            for i, key, value in items:
-                rows.setdefault(i, {}).setdefault(which, []).append({"key": key, "value": value})
+            for i, fid, value in items:
+                rows.setdefault(i, {}).setdefault(which, []).append({"key": fid, "value": value})
         subset = {str(k): columns[str(k)] for k in slow}
         if check_bounds([{"data_file": r} for r in rows.values()], subset, path):
             raise _Unsure

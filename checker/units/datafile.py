@@ -41,12 +41,13 @@ from iceberg_conformance.checker.units.metrics import (
     accumulate, ColumnStats, compare_stats, leaf_arrays, show, value_lt,
 )
 from iceberg_conformance.reference import parquet as rp, scan as rs
-from iceberg_conformance.reference.arrow import arrow_matches, field_id
+from iceberg_conformance.reference.arrow import arrow_matches, field_id, nested_arrow_fields, walk_arrow
 from iceberg_conformance.reference.binary import bound_from_bytes
 from iceberg_conformance.reference.errors import SpecViolation
 from iceberg_conformance.reference.findings import Finding
 from iceberg_conformance.reference.metadata import spec_by_id
 from iceberg_conformance.reference.safeio import open_regular
+from iceberg_conformance.reference.schema import walk
 from iceberg_conformance.reference.transforms import parse_transform
 from iceberg_conformance.reference.types import (
     DateType as _Date, DecimalType, IcebergType, ListType, LongType, MapType, NestedField, StringType, StructType,
@@ -77,62 +78,26 @@ def _annotation_findings(pf: Any, uri: str) -> list[Finding]:
 
 
 def _required_ids(schema: StructType | None) -> set[int]:
-    out: set[int] = set()
+    """Fields reached through required struct fields only, themselves required: never null."""
     if schema is None:
-        return out
-
-    def go(t: IcebergType, parents_required: bool) -> None:
-        if isinstance(t, StructType):
-            for f in t.fields:
-                if f.required and parents_required:
-                    out.add(f.field_id)
-                go(f.field_type, parents_required and f.required)
-
-    go(schema, True)
-    return out
+        return set()
+    return {fid for fid, info in walk(schema) if info.through_structs and info.required and not info.optional_ancestor}
 
 
 def _nested_ids(t: Any) -> list[int]:
     """Field ids of every field nested in Arrow type ``t`` (struct fields, list elements, map
     keys and values), from their ``PARQUET:field_id`` metadata."""
-    out: list[int] = []
-    children = []
-    if pa.types.is_struct(t):
-        children = [t.field(i) for i in range(t.num_fields)]
-    elif pa.types.is_map(t):
-        children = [t.key_field, t.item_field]
-    elif pa.types.is_list(t) or pa.types.is_large_list(t):
-        children = [t.value_field]
-    for f in children:
-        fid = field_id(f)
-        if fid is not None:
-            out.append(fid)
-        out.extend(_nested_ids(f.type))
-    return out
+    return [fid for f in nested_arrow_fields(t) if (fid := field_id(f)) is not None]
 
 
 def _arrow_leaves(schema: Any) -> dict[int, tuple[int, list[tuple[str, int]], Any]]:
     """field id -> (top-level column index, steps, arrow type) of each primitive leaf."""
-    out: dict[int, tuple[int, list[tuple[str, int]], Any]] = {}
+    return {fid: (top, list(steps), f.type) for top, steps, f in walk_arrow(schema)
+            if not _arrow_nested(f.type) and (fid := field_id(f)) is not None}
 
-    def go(top: int, steps: list[tuple[str, int]], f: Any) -> None:
-        t = f.type
-        if pa.types.is_struct(t):
-            for i in range(t.num_fields):
-                go(top, steps + [("struct", i)], t.field(i))
-        elif pa.types.is_map(t):
-            go(top, steps + [("key", 0)], t.key_field)
-            go(top, steps + [("value", 0)], t.item_field)
-        elif pa.types.is_list(t) or pa.types.is_large_list(t):
-            go(top, steps + [("list", 0)], t.value_field)
-        else:
-            fid = field_id(f)
-            if fid is not None:
-                out[fid] = (top, steps, t)
 
-    for i, f in enumerate(schema):
-        go(i, [], f)
-    return out
+def _arrow_nested(t: Any) -> bool:
+    return bool(pa.types.is_struct(t) or pa.types.is_map(t) or pa.types.is_list(t) or pa.types.is_large_list(t))
 
 
 def _check_record(run: CheckRun, unit: Unit) -> list[Finding]:
@@ -364,7 +329,7 @@ def _decimal_byte_order(local: str, pf: Any, arrow_schema: Any, df: dict[str, An
 def _check_appended_lineage(pf: Any, arrow_schema: Any, snapshot_id: int, add: Callable[..., None]) -> None:
     """A data file ADDED by an ``append`` snapshot holds only new rows: where it materializes
     ``_row_id`` or ``_last_updated_sequence_number``, every value is null (Row lineage assignment)."""
-    names = {field_id(f): f.name for f in arrow_schema if field_id(f) in LINEAGE_COLUMNS}
+    names = {fid: f.name for f in arrow_schema if (fid := field_id(f)) is not None and fid in LINEAGE_COLUMNS}
     if not names:
         return
     table = pf.read(columns=list(names.values()))
@@ -470,17 +435,9 @@ def _check_rows(run: CheckRun, df: dict[str, Any], ctx: dict[str, Any], add: Cal
             CLAUSE_DATA_FILE + " (record_count)", "record_count")
     index = rp.index_fields(schemas)
     required = _required_ids(current)
-    leaves: dict[int, tuple[list[int], IcebergType]] = {}
-
-    def walk(path: list[int], t: IcebergType, fid: int) -> None:
-        if isinstance(t, StructType):
-            for f in t.fields:
-                walk(path + [f.field_id], f.field_type, f.field_id)
-        elif not isinstance(t, (ListType, MapType)):
-            leaves[fid] = (path, t)
-
-    for f in current.fields:
-        walk([f.field_id], f.field_type, f.field_id)
+    leaves: dict[int, tuple[list[int], IcebergType]] = {
+        fid: (list(info.ids), info.field_type) for fid, info in walk(current)
+        if info.through_structs and not isinstance(info.field_type, (StructType, ListType, MapType))}
     checks = _partition_checks(doc, ctx, df, index, {}, add)
     sources = {src for _, src, _, _, _ in checks}
     stats: dict[int, ColumnStats] = {}

@@ -24,6 +24,7 @@ import pyarrow.compute as pc
 
 from iceberg_conformance.reference.binary import bound_from_bytes
 from iceberg_conformance.reference.errors import SpecViolation
+from iceberg_conformance.reference.schema import walk
 from iceberg_conformance.reference.types import (
     DateType, DoubleType, FloatType, GeographyType, GeometryType, IcebergType, ListType, MapType, StructType,
     TimestampNanoType, TimestampType, TimestamptzNanoType, TimestamptzType, TimeType, UUIDType,
@@ -209,23 +210,8 @@ def leaf_arrays(arr: Any, path: list[tuple[str, int]]) -> tuple[Any, bool, int]:
 
 def leaf_paths(schema: StructType) -> dict[int, tuple[str, list[tuple[str, int]], IcebergType, bool]]:
     """field id -> (top-level column name, steps, type, required) of each primitive leaf."""
-    out: dict[int, tuple[str, list[tuple[str, int]], IcebergType, bool]] = {}
-
-    def go(top: str, steps: list[tuple[str, int]], fid: int, t: IcebergType, required: bool) -> None:
-        if isinstance(t, StructType):
-            for i, f in enumerate(t.fields):
-                go(top, steps + [("struct", i)], f.field_id, f.field_type, f.required)
-        elif isinstance(t, ListType):
-            go(top, steps + [("list", 0)], t.element_id, t.element_type, t.element_required)
-        elif isinstance(t, MapType):
-            go(top, steps + [("key", 0)], t.key_id, t.key_type, True)
-            go(top, steps + [("value", 0)], t.value_id, t.value_type, t.value_required)
-        else:
-            out[fid] = (top, steps, t, required)
-
-    for f in schema.fields:
-        go(f.name, [], f.field_id, f.field_type, f.required)
-    return out
+    return {fid: (info.path[0], [(kind, i) for kind, i in info.steps[1:]], info.field_type, info.required)
+            for fid, info in walk(schema) if not isinstance(info.field_type, (StructType, ListType, MapType))}
 
 
 def decode_bound(candidates: list[IcebergType], data: bytes) -> tuple[IcebergType, Any] | None:

@@ -116,7 +116,7 @@ def _order_key(value: Any) -> tuple[Any, ...]:
     """Sort key of a partition tuple: field by field, null first; NaN after numbers."""
     if not isinstance(value, dict):
         return ((0,),) if value is None else ((1, value),)
-    key = []
+    key: list[tuple[Any, ...]] = []
     for v in value.values():
         if v is None:
             key.append((0,))

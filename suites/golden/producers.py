@@ -224,7 +224,7 @@ _BY_GRP = [[{"source-id": 2, "field-id": 1000, "name": "grp", "transform": "iden
 def ref_v3_row_lineage(w: ReferenceWriter) -> None:
     t = w.create(_GROUPED, _BY_GRP)
     rows: list[Row] = []
-    lineage: dict[int, tuple[int, int]] = {}
+    lineage: dict[int, tuple[int | None, int | None]] = {}
     next_row_id = 0
     for seq, ids in enumerate((range(1, 7), range(7, 9), range(9, 16)), start=1):
         more = _grouped(ids)

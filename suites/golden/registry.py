@@ -30,6 +30,8 @@ from typing import Any, Callable
 
 import pytest
 
+from iceberg_conformance.checker.find import latest_metadata as find_latest_metadata
+
 Row = dict[str, Any]
 
 
@@ -178,18 +180,12 @@ class TableWriter:
 # --- finishing: expected/<name>.json -----------------------------------------------------
 
 def latest_metadata(table_dir: Path) -> Path:
-    """The current metadata file of a Hadoop-catalog table (``version-hint.text``)."""
-    meta = table_dir / "metadata"
-    hint = meta / "version-hint.text"
-    if hint.is_file():
-        v = hint.read_text().strip()
-        for name in (f"v{v}.metadata.json", f"v{v}.gz.metadata.json", f"v{v}.metadata.json.gz"):
-            if (meta / name).is_file():
-                return meta / name
-    files = sorted(meta.glob("v*.metadata.json*"), key=lambda p: int(p.name[1:].split(".")[0]))
-    if not files:
-        raise FileNotFoundError(f"{meta}: no metadata files")
-    return files[-1]
+    """The current metadata file of a table the golden producers wrote (see
+    :func:`checker.find.latest_metadata`)."""
+    found = find_latest_metadata(str(table_dir))
+    if found is None:
+        raise FileNotFoundError(f"{table_dir / 'metadata'}: no metadata files")
+    return Path(found)
 
 
 def read_metadata(path: Path) -> dict[str, Any]:

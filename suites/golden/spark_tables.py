@@ -93,7 +93,7 @@ NESTED = [
               description="v2 table with struct, list, map and their nestings, empty and null values")
 def v2_nested(t: TableWriter) -> None:
     t.create(NESTED)
-    rows = [
+    rows: list[Row] = [
         {"id": 1, "point": {"x": 1.0, "y": -2.5, "label": "p"}, "tags": ["a", "b", None],
          "scores": {"keys": ["m", "n"], "values": [1, None]},
          "events": [{"at": "1969-07-20T20:17:40.000000+00:00", "what": "landing"}],
@@ -115,7 +115,7 @@ def v2_transforms_bucket_truncate(t: TableWriter) -> None:
              partitioned_by="bucket(16, id), truncate(10, n), truncate(2, s), bucket(8, s), "
                             "truncate(50, dec), truncate(3, bin)",
              properties={"write.spark.fanout.enabled": "true"})
-    rows = [
+    rows: list[Row] = [
         {"id": -1, "n": -1, "s": "😀😁😂", "dec": "-0.05", "bin": "ffeeddcc"},
         {"id": 34, "n": -10, "s": "ab", "dec": "12.34", "bin": "00"},
         {"id": -9223372036854775808, "n": -11, "s": "Ünïcödé", "dec": "-10.51", "bin": ""},
@@ -163,7 +163,7 @@ def v2_transforms_temporal(t: TableWriter) -> None:
     t.create([("id", "int"), ("dt", "date"), ("ts", "timestamp"), ("tstz", "timestamptz"), ("h", "timestamp")],
              partitioned_by="years(dt), months(ts), days(tstz), hours(h)",
              properties={"write.spark.fanout.enabled": "true"})
-    rows = [
+    rows: list[Row] = [
         {"id": 1, "dt": "1969-12-31", "ts": "1969-12-31T23:59:59.999999",
          "tstz": "1969-12-31T23:59:59.999999+00:00", "h": "1969-12-31T23:00:00.000000"},
         {"id": 2, "dt": "1900-01-01", "ts": "1900-01-01T00:00:00.000000",

@@ -121,13 +121,13 @@ def same_value(t: Any, expected: Any, actual: Any) -> bool:
         return got is not None and got == _timestamp(expected, digits, tz)
     if b in ("float", "double"):
         fmt = "<f" if b == "float" else "<d"
-        got = _float(actual, fmt)
-        return got is not None and got == _float(expected, fmt)
+        bits = _float(actual, fmt)
+        return bits is not None and bits == _float(expected, fmt)
     if b in ("fixed", "binary"):
         return isinstance(actual, str) and actual.lower() == str(expected).lower()
     if b in ("boolean", "int", "long"):
         return type(actual) is type(expected) and actual == expected
     if b in ("geometry", "geography"):
-        got = _wkt_tokens(actual)
-        return got is not None and got == _wkt_tokens(expected)
+        tokens = _wkt_tokens(actual)
+        return tokens is not None and tokens == _wkt_tokens(expected)
     return isinstance(actual, str) and actual == expected

@@ -117,12 +117,12 @@ class ManifestsMixin:
         except _pyiceberg_errors() as e:
             raise Rejected(f"pyiceberg: {type(e).__name__}: {e}") from e
         out = []
-        for e in entries:
-            d: dict[str, Any] = {"status": _enum(e.status), "snapshot_id": e.snapshot_id}
+        for ent in entries:
+            d: dict[str, Any] = {"status": _enum(ent.status), "snapshot_id": ent.snapshot_id}
             if format_version >= 2 or inherited:  # the sequence numbers a v2 reader reads
-                d["sequence_number"] = e.sequence_number
-                d["file_sequence_number"] = e.file_sequence_number
-            df = e.data_file
+                d["sequence_number"] = ent.sequence_number
+                d["file_sequence_number"] = ent.file_sequence_number
+            df = ent.data_file
             fields: dict[str, Any] = {}
             for name in _DATA_FILE_FIELDS[format_version]:
                 v = _attr(df, name)

@@ -19,15 +19,15 @@ from typing import Any
 from iceberg_conformance.reference import types as rt
 from iceberg_conformance.reference.values import value_from_json, value_to_json
 
-_SIMPLE = {
+_SIMPLE: dict[type[rt.IcebergType], str] = {
     rt.BooleanType: "bool_", rt.IntegerType: "int32", rt.LongType: "int64",
     rt.FloatType: "float32", rt.DoubleType: "float64", rt.DateType: "date32",
     rt.StringType: "string", rt.BinaryType: "binary", rt.UnknownType: "null",
 }
 # physical integer Arrow type beneath temporal types
-_INT_BACKING = {rt.DateType: "int32", rt.TimeType: "int64", rt.TimestampType: "int64",
-                rt.TimestamptzType: "int64", rt.TimestampNanoType: "int64",
-                rt.TimestamptzNanoType: "int64"}
+_INT_BACKING: dict[type[rt.IcebergType], str] = {
+    rt.DateType: "int32", rt.TimeType: "int64", rt.TimestampType: "int64", rt.TimestamptzType: "int64",
+    rt.TimestampNanoType: "int64", rt.TimestamptzNanoType: "int64"}
 
 
 class NoArrowType(Exception):

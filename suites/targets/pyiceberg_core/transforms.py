@@ -48,6 +48,7 @@ class TransformsMixin:
     def transform(self, transform: str, type_: Any, value: Any) -> Any:
         from pyiceberg_core import transform as core
 
+        args: tuple[int, ...]
         if transform in _SIMPLE:
             fn, args = getattr(core, transform), ()
             result_type = "int" if transform in ("year", "month", "day", "hour") else type_
