@@ -43,6 +43,6 @@ rc=0
 python -m pytest suites/test_matrix.py -p no:cacheprovider --timeout 900 --timeout-method thread -v -o console_output_style=count \
     --junitxml=report/consumers-junit.xml "$@" || rc=$?
 say "writing report/matrix-consumers.{html,json,md}"
-python -m iceberg_conformance.suites.engines.matrix_report --cells "$work/cells" --golden "$ICEBERG_CONFORMANCE_GOLDEN" --out report
+python -m iceberg_conformance.suites.harness.consumer_matrix --cells "$work/cells" --golden "$ICEBERG_CONFORMANCE_GOLDEN" --out report
 say "done (pytest exit $rc)"
 exit "$rc"

@@ -402,6 +402,17 @@ def load_metadata(path: str | Path) -> tuple[JSON | None, list[Finding]]:
     return parse_metadata_bytes(data, str(path))
 
 
+def read_metadata(path: str | Path) -> dict[str, Any]:
+    """The JSON object of a metadata file (plain or GZIP) that is expected to be readable;
+    :class:`SpecViolation` naming the first finding when it is not."""
+    doc, findings = load_metadata(path)
+    if not isinstance(doc, dict):
+        first = findings[0] if findings else None
+        raise SpecViolation(first.rule if first else "metadata.shape",
+                            f"{path}: {first.message if first else 'not a JSON object'}")
+    return doc
+
+
 # --------------------------------------------------------------------------------------
 # Accessors (on a doc whose shape is valid)
 
@@ -1108,6 +1119,6 @@ __all__ = [
     "MAX_DEPTH", "MAX_METADATA_BYTES", "MAX_STRING_CHARS", "RULES", "Rule",
     "check_metadata_file", "current_schema", "current_snapshot", "current_snapshot_id",
     "current_spec", "errors", "format_version", "load_metadata", "metadata_json_schema",
-    "parse_metadata_bytes", "parse_schema", "rules_table", "schema_by_id",
+    "parse_metadata_bytes", "parse_schema", "read_metadata", "rules_table", "schema_by_id",
     "snapshots_by_id", "sort_order_by_id", "spec_by_id", "validate_metadata",
 ]

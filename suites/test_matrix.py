@@ -12,7 +12,7 @@ The suite runs when ``$ICEBERG_CONFORMANCE_CONSUMERS`` is set (``all``, or consu
 separated by ``,``): the consumers lane (``tox -e consumers``) sets it, and there an engine that
 is not installed fails. Elsewhere the suite is skipped with that reason. Each test writes its
 cell record into ``$ICEBERG_CONFORMANCE_MATRIX_CELLS`` when set, for the report
-(``python -m iceberg_conformance.suites.engines.matrix_report``).
+(``python -m iceberg_conformance.suites.harness.consumer_matrix``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any, Iterator
 import pytest
 
 from iceberg_conformance.reference.metadata import schema_by_id
-from iceberg_conformance.suites.engines import matrix_report as report
+from iceberg_conformance.suites.harness import consumer_matrix as report
 from iceberg_conformance.suites.engines.consumers import CONSUMERS, Consumer, ReadRequest
 from iceberg_conformance.suites.engines.workspace import Workspace, digest, problem_lines, read_table
 from iceberg_conformance.suites.golden import registry as golden

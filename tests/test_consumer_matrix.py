@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from iceberg_conformance.suites.engines import matrix_report as report
+from iceberg_conformance.suites.harness import consumer_matrix as report
 from iceberg_conformance.suites.engines.consumers import CONSUMERS, Consumer, ReadRequest
 from iceberg_conformance.suites.engines.workspace import (
     HttpServer, Workspace, digest, normalize_error, pinned, problem_lines, read_table,

@@ -6,8 +6,8 @@
 * :mod:`.workspace` - what a consumer is given: the table as written, or a relocated copy
   (``file://`` or loopback ``http://`` paths) and a metadata file pinned to one snapshot for
   consumers that read only the current snapshot; the comparison with the expected rows;
-* :mod:`.matrix_report` - cells, known-failure matching, and the report (JSON, Markdown, HTML).
 
+The consumer matrix's judging and report are :mod:`iceberg_conformance.suites.harness.consumer_matrix`.
 Data: ``capabilities.json`` (what users ask about, each capability mapped to the golden tables
 that exercise it), ``known-failures-consumers.json``, ``known-failures-readers.json`` and
 ``known-failures-scan.json`` (engine bugs and unsupported features, with upstream links),

@@ -26,9 +26,8 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from iceberg_conformance.reference.metadata import schema_by_id
+from iceberg_conformance.reference.metadata import read_metadata, schema_by_id
 from iceberg_conformance.suites.engines.consumers import Consumer, ReadRequest
-from iceberg_conformance.suites.golden.registry import read_metadata
 from iceberg_conformance.suites.engines.readers import ReaderUnavailable, canonical_rows, diff_rows
 
 #: at most this many differing rows are listed per snapshot (the digest covers all of them)

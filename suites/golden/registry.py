@@ -31,6 +31,7 @@ from typing import Any, Callable
 import pytest
 
 from iceberg_conformance.checker.find import latest_metadata as find_latest_metadata
+from iceberg_conformance.reference.metadata import read_metadata
 
 Row = dict[str, Any]
 
@@ -186,16 +187,6 @@ def latest_metadata(table_dir: Path) -> Path:
     if found is None:
         raise FileNotFoundError(f"{table_dir / 'metadata'}: no metadata files")
     return Path(found)
-
-
-def read_metadata(path: Path) -> dict[str, Any]:
-    import gzip
-
-    raw = path.read_bytes()
-    if raw[:2] == b"\x1f\x8b":
-        raw = gzip.decompress(raw)
-    doc: dict[str, Any] = json.loads(raw)
-    return doc
 
 
 def spec_form(t: Any, v: Any) -> Any:

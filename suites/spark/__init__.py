@@ -2,8 +2,6 @@
 
 * :mod:`.session` starts one offline Spark session with the Iceberg runtime jar (from the
   ``snowpark-connect-deps-iceberg`` wheel) and the kit's small Java oracle helper (``java/``);
-* :mod:`.agreement` runs the vector suites against Iceberg Java and classifies every
-  disagreement;
 * :mod:`.distributed` runs the table checker's units as Spark tasks.
 
 The golden tables Spark writes are in :mod:`iceberg_conformance.suites.golden`.

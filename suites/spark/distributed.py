@@ -51,7 +51,7 @@ def make_synthetic_table(out: Path, files: int) -> str:
     Spark writes the files in one INSERT (identity-partitioned by ``id``, so one file per row);
     the kit's Java helper then rewrites the snapshot's manifests into one manifest per file
     (``RewriteManifests``, entries kept as EXISTING). Returns the metadata file."""
-    from iceberg_conformance.suites.golden.registry import latest_metadata
+    from iceberg_conformance.checker.find import latest_metadata
 
     spark = session.spark()
     cat = session.catalog("synthetic", out)
@@ -68,7 +68,7 @@ def make_synthetic_table(out: Path, files: int) -> str:
     table = jvm.org.apache.iceberg.spark.Spark3Util.loadIcebergTable(spark._jsparkSession, name)
     written = int(session.java_class("icebergconformance.SyntheticTables").oneManifestPerFile(table))
     session.progress(f"synthetic table: {files} data files, rewritten into {written} manifests")
-    return str(latest_metadata(out / "db" / "many_manifests"))
+    return str(latest_metadata(str(out / "db" / "many_manifests")))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,7 +17,7 @@ producer that exercise the capability: the worst status wins (FAIL, KNOWN-FAILUR
 PASS). A known failure counts only for the capabilities its entry names; for a table's other
 capabilities it says nothing, and a cell all of whose tables are in that case is ``UNTESTED``.
 
-``python -m iceberg_conformance.suites.engines.matrix_report --cells DIR --out DIR`` writes
+``python -m iceberg_conformance.suites.harness.consumer_matrix --cells DIR --out DIR`` writes
 ``matrix-consumers.json``, ``.md`` and ``.html`` (a self-contained heat-map) from the records
 the tests wrote.
 """
@@ -32,9 +32,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from iceberg_conformance.suites import engines
 from iceberg_conformance.suites.harness.known import KnownFailure, first_match
 
-HERE = Path(__file__).resolve().parent
+#: the engines' data: capabilities, known failures and engines not run
+HERE = Path(engines.__file__).resolve().parent
 KNOWN_FILE = HERE / "known-failures-consumers.json"
 CAPABILITIES_FILE = HERE / "capabilities.json"
 NOT_RUN_FILE = HERE / "not-run.json"
@@ -385,7 +387,7 @@ def read_cells(cells: Path) -> tuple[list[dict[str, Any]], dict[str, dict[str, A
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m iceberg_conformance.suites.engines.matrix_report", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m iceberg_conformance.suites.harness.consumer_matrix", description=__doc__.split("\n")[0])
     ap.add_argument("--cells", required=True, type=Path, help="directory of cell records the tests wrote")
     ap.add_argument("--golden", type=Path, help="golden directory (for the record; not read)")
     ap.add_argument("--out", required=True, type=Path)
