@@ -38,7 +38,7 @@ from iceberg_conformance.checker.units.lineage import (
     ADDED_RULES, CLAUSE_ASSIGNMENT, LINEAGE_COLUMNS, non_null_lineage,
 )
 from iceberg_conformance.checker.units.metrics import (
-    accumulate, ColumnStats, compare_stats, leaf_arrays, show, value_lt,
+    accumulate, ColumnStats, compare_stats, leaf_arrays, same_value, show, value_lt,
 )
 from iceberg_conformance.reference import parquet as rp, scan as rs
 from iceberg_conformance.reference.arrow import arrow_matches, field_id, nested_arrow_fields, walk_arrow
@@ -395,7 +395,7 @@ def _compare_partition(name: str, src: int, transform: Any, src_type: IcebergTyp
             r = transform.apply(src_type, v)
         except Exception:
             continue
-        if not (r == expected or (r is None and expected is None)):
+        if not same_value(r, expected):
             bad.append((v, r))
     if bad:
         shown = ", ".join(f"{show(v)} -> {show(r)}" for v, r in sorted(bad, key=lambda x: str(x))[:3])

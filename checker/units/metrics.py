@@ -175,6 +175,14 @@ def _compare_geo(df: dict[str, Any], fid: int, t: IcebergType, s: ColumnStats,
                 f"upper_bounds/{fid}")
 
 
+def same_value(a: Any, b: Any) -> bool:
+    """Whether two values of one Iceberg type are the same value: NaN is the same as NaN (the
+    spec's values compare so; Python's ``==`` says NaN differs from itself), null as null."""
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return bool(a == b)
+
+
 def value_lt(a: Any, b: Any) -> bool:
     return bool(a < b)
 
