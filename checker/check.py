@@ -74,6 +74,11 @@ def run_batch(units: list[Unit]) -> list[tuple[list[Finding], LiveDigest | None]
     return out
 
 
+#: rules whose findings say that a part of the table was not read (outside the table's location,
+#: a format or a scheme the checker does not read): a check that has them is incomplete
+NOT_READ_RULES = frozenset({"files.outside-table", "checker.not-checked"})
+
+
 @dataclass
 class TableResult:
     table: str
@@ -83,6 +88,23 @@ class TableResult:
     seconds: float
     #: (rule, severity) -> findings counted beyond the :data:`KEEP` listed
     omitted: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    @property
+    def not_read(self) -> list[Finding]:
+        """The findings that name a part of the table the check did not read."""
+        return [f for f in self.findings if f.rule in NOT_READ_RULES]
+
+    @property
+    def incomplete(self) -> bool:
+        """Whether a part of the table was not read (so a clean result proves less)."""
+        return bool(self.not_read) or any(rule in NOT_READ_RULES for rule, _sev in self.omitted)
+
+    def verdict(self, fail_on: tuple[str, ...] = ("error",)) -> str:
+        """``findings`` when a finding has one of the ``fail_on`` severities, else
+        ``incomplete`` when a part was not read, else ``clean``."""
+        if any(f.severity in fail_on for f in self.findings) or any(s in fail_on for _r, s in self.omitted):
+            return "findings"
+        return "incomplete" if self.incomplete else "clean"
 
 
 #: findings listed per rule and severity; more are counted (a table with a million missing files

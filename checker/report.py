@@ -115,10 +115,13 @@ def to_json(results: list[TableResult]) -> dict[str, Any]:
         for k, v in c.items():
             total[k] = total.get(k, 0) + v
         tables.append({"table": r.table, "units": r.units, "seconds": round(r.seconds, 3),
+                       "verdict": r.verdict(), "not_read": len(r.not_read),
                        "counts": c, "groups": [g.to_json() for g in group(r.findings, r.omitted)],
                        "findings": [f.to_json() for f in r.findings],
                        "omitted": {f"{rule} ({sev})": n for (rule, sev), n in sorted(r.omitted.items())}})
-    return {"tables": tables, "counts": total}
+    verdicts = [r.verdict() for r in results]
+    overall = next((v for v in ("findings", "incomplete") if v in verdicts), "clean")
+    return {"verdict": overall, "tables": tables, "counts": total}
 
 
 def _where(f: Finding) -> str:
@@ -131,6 +134,9 @@ def render_text(results: list[TableResult]) -> str:
         c = counts(r.findings, r.omitted)
         lines.append(f"table {r.table}: {c['error']} error(s), {c['warning']} warning(s), {c['info']} info "
                      f"[{r.units} units, {r.seconds:.2f}s]")
+        if r.incomplete:
+            lines.append(f"  verdict: INCOMPLETE: {len(r.not_read)} part(s) of the table were not read "
+                         "(files.outside-table, checker.not-checked below); what was read is reported")
         for g in group(r.findings, r.omitted):
             rule = catalogue().get(g.rule)
             level = f"{rule.level}, " if rule else ""

@@ -6,8 +6,9 @@
   passed, 1 failures; "no tests ran" is turned into 1 so a CI gate cannot pass on nothing).
 * ``iceberg-conformance check PATH ... [--json] [--fail-on LEVEL] [--metadata-only] ...`` checks
   tables on disk (``iceberg-conformance-check`` is the same command). Exit code: 0 when no
-  finding reaches ``--fail-on`` (default ``error``), 1 when one does, 2 for a usage error or
-  when no table can be found or read.
+  finding reaches ``--fail-on`` (default ``error``) and every part of the tables was read, 1
+  when a finding reaches it, 2 for a usage error or when no table can be found or read, 3 when no
+  finding reaches it but parts of a table were not read (the verdict is incomplete).
 * ``iceberg-conformance rules [--json] [--area A]`` lists every rule the checker reports: id,
   severity, normative level, spec section and sentence, and the damage cases that break it.
 * ``iceberg-conformance damage TABLE OUT [--rule R] [--check]`` writes single-violation copies
@@ -50,6 +51,10 @@ SUITES = Path(iceberg_conformance.suites.__file__).resolve().parent
 NO_TESTS_COLLECTED = 5
 #: from this many data and delete files on, a full check says what it will open
 BIG_TABLE_FILES = 10_000
+#: check's exit codes beyond 0 (clean) and 2 (usage error, or no table readable at a PATH)
+EXIT_FINDINGS = 1     # a finding at or above --fail-on
+EXIT_INCOMPLETE = 3   # no such finding, but parts of a table were not read (files.outside-table,
+                      # checker.not-checked): the check could not see everything
 #: rules whose finding on the metadata file itself means the table could not be read at all
 UNREADABLE = ("metadata.json-syntax", "metadata.file-unreadable", "metadata.file-too-large", "metadata.gzip")
 
@@ -137,7 +142,8 @@ def _check(args: argparse.Namespace, passthrough: list[str]) -> int:
     if unreadable and len(unreadable) == len(results):
         return 2
     levels = {"error": ("error",), "warning": ("error", "warning"), "info": ("error", "warning", "info")}[args.fail_on]
-    return 1 if any(f.severity in levels for r in results for f in r.findings) else 0
+    verdicts = [r.verdict(levels) for r in results]
+    return EXIT_FINDINGS if "findings" in verdicts else EXIT_INCOMPLETE if "incomplete" in verdicts else 0
 
 
 # --- damage -----------------------------------------------------------------------------------

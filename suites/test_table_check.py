@@ -40,6 +40,9 @@ def test_table_conforms(iceberg_table: str, request: pytest.FixtureRequest) -> N
     bad = [f for f in result.findings if f.severity in levels]
     if bad:
         pytest.fail(f"{iceberg_table}: {len(bad)} finding(s)\n{format_findings(bad)}", pytrace=False)
+    if result.incomplete:
+        pytest.fail(f"{iceberg_table}: the check is incomplete: {len(result.not_read)} part(s) of the table were not "
+                    f"read\n{format_findings(result.not_read)}", pytrace=False)
 
 
 # --- helpers ---------------------------------------------------------------------------------------
