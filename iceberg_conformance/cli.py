@@ -16,6 +16,9 @@
 * ``iceberg-conformance coverage [--json] [--all] [--readme]`` reports, per spec section, the
   normative statements the rules, vectors and damage cases check, and every unchecked MUST with
   its reason (:mod:`iceberg_conformance.statements.coverage`).
+* ``iceberg-conformance bugs [--json] [--implementation I] [--kind K] [--all]`` lists the bugs
+  Iceberg implementations shipped (the corpus, :mod:`iceberg_conformance.bugs`) with the case that
+  reproduces each and the rule or vector that catches it.
 * ``iceberg-conformance export DIR`` writes the vectors and an ``index.json`` of every case,
   for implementations that consume the vectors with their own test runner;
   ``export --archive DIR [--golden G]`` writes the release archive for other languages
@@ -30,9 +33,10 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Callable, NoReturn, Sequence
+from typing import Any, Callable, NoReturn, Sequence
 
 import iceberg_conformance.suites
+from iceberg_conformance import bugs
 from iceberg_conformance.checker import find_tables
 from iceberg_conformance.checker.check import check_table
 from iceberg_conformance.checker.damage import (
@@ -42,9 +46,10 @@ from iceberg_conformance.checker.plan import Unit
 from iceberg_conformance.checker.report import render_text, to_json
 from iceberg_conformance.reference.rules import LEVELS, catalogue, spec_revision
 from iceberg_conformance.statements import coverage
+from iceberg_conformance.suites.golden import filters as golden_filters
 from iceberg_conformance.suites.golden.registry import GOLDEN_ENV
 from iceberg_conformance.vectors.archive import build_archive, export_tree
-from iceberg_conformance.vectors.cases import case_files, vectors_root
+from iceberg_conformance.vectors.cases import case_files, load_file, vectors_root
 
 #: the suites' own directory: the repository's suites/ in a checkout, the installed package otherwise
 SUITES = Path(iceberg_conformance.suites.__file__).resolve().parent
@@ -151,12 +156,12 @@ def _check(args: argparse.Namespace, passthrough: list[str]) -> int:
 def _damage(args: argparse.Namespace, passthrough: list[str]) -> int:
     if args.list:
         for d in DAMAGES:
-            print(f"{d.rule:<40} {d.area:<14} {d.description}")
+            print(f"{d.name:<40} {d.area:<14} {d.description}" + (f" [rule {d.rule}]" if d.name != d.rule else ""))
         return 0
     if args.table is None or args.out is None:
         print("iceberg-conformance damage: give TABLE and OUT (or --list)", file=sys.stderr)
         return 2
-    unknown = [r for r in args.rule if r not in {d.rule for d in DAMAGES}]
+    unknown = [r for r in args.rule if r not in {d.rule for d in DAMAGES} | {d.name for d in DAMAGES}]
     if unknown:
         print(f"iceberg-conformance damage: no damage case for {', '.join(unknown)} (see --list)", file=sys.stderr)
         return 2
@@ -180,6 +185,41 @@ def _damage(args: argparse.Namespace, passthrough: list[str]) -> int:
     else:
         print(render_damage(control, verdicts, skipped))
     return 0 if not control and all(v.reported for v in verdicts) else 1
+
+
+# --- bugs ---------------------------------------------------------------------------------------
+
+def bug_reproductions() -> list[tuple[dict[str, Any], bugs.Reproduction]]:
+    """Every record of the bug corpus with what the kit has for it today."""
+    damage_cases = {d.name: d for d in DAMAGES}
+    vector_ids = {c.id for p in case_files() for c in load_file(p)}
+    traps = {f"{table} > {f['id']}" for table, fs in golden_filters.load().items() for f in fs}
+    return [(r, bugs.reproduction(r, damage_cases, vector_ids, traps)) for r in bugs.records()]
+
+
+def _bugs(args: argparse.Namespace, passthrough: list[str]) -> int:
+    rows = [(r, rep) for r, rep in bug_reproductions()
+            if (not args.implementation or r["implementation"] in args.implementation)
+            and (not args.kind or r["kind"] in args.kind)]
+    if args.json:
+        print(json.dumps({"bugs": [dict(r, kit={"status": rep.status, "how": rep.how, "case": rep.case,
+                                                "rule": rep.rule, "why": rep.why}) for r, rep in rows]},
+                         indent=1, ensure_ascii=False))
+        return 0
+    real = [(r, rep) for r, rep in rows if r["verdict"] == "bug"]
+    linked = [r for r, _rep in real if r["upstream"] == "linked"]
+    print(f"{len(rows)} records: {len(real)} bugs ({len(linked)} with upstream links, "
+          f"{len({r['implementation'] for r in linked})} implementations), "
+          f"{len(rows) - len(real)} not bugs or unclear")
+    print(f"reproduced by the kit: {sum(rep.reproduced for _r, rep in real)} of {len(real)} bugs")
+    for r, rep in rows:
+        if not args.all and rep.status in ("reproduced", "not a bug"):
+            continue
+        where = f"{rep.how} {rep.case}" + (f" -> {rep.rule}" if rep.rule else "") if rep.case else rep.how
+        print(f"  {rep.status:<10} {r['id']}: {where}" + (f" ({rep.why})" if rep.why and args.all else ""))
+        for link in r["links"][:1]:
+            print(f"             {link}")
+    return 0
 
 
 # --- rules, coverage, export ---------------------------------------------------------------------
@@ -268,7 +308,8 @@ def parser() -> argparse.ArgumentParser:
                                         "checker on each and print recall per area).")
     damage.add_argument("table", nargs="?", help="a metadata file or table directory (read only)")
     damage.add_argument("out", nargs="?", help="directory for the copies (one subdirectory per case, and damage.json)")
-    damage.add_argument("--rule", action="append", default=[], help="only the case breaking this rule (repeatable)")
+    damage.add_argument("--rule", action="append", default=[],
+                        help="only the cases breaking this rule, or the case of this name (repeatable)")
     damage.add_argument("--seed", type=int, default=0, help="choice of victims (default 0)")
     damage.add_argument("--check", action="store_true", help="run the checker on every copy and report recall")
     damage.add_argument("--list", action="store_true",
@@ -282,6 +323,13 @@ def parser() -> argparse.ArgumentParser:
                              "golden tables with relative paths, README, a standard-library consumer)")
     export.add_argument("--golden", metavar="DIR", help=f"golden tables to include (default: ${GOLDEN_ENV})")
     export.set_defaults(func=_export)
+    bug = sub.add_parser("bugs", help="the bugs Iceberg implementations shipped, and how the kit reproduces "
+                                      "and catches each")
+    bug.add_argument("--json", action="store_true", help="every record with what the kit has for it, as JSON")
+    bug.add_argument("--implementation", action="append", default=[], help="only this implementation (repeatable)")
+    bug.add_argument("--kind", action="append", default=[], choices=bugs.KINDS, help="only this kind (repeatable)")
+    bug.add_argument("--all", action="store_true", help="list every record (default: those not yet reproduced)")
+    bug.set_defaults(func=_bugs)
     cov = sub.add_parser("coverage", help="how much of the spec the kit checks: per section, MUST and SHOULD "
                                           "coverage, every unchecked MUST with its reason")
     cov.add_argument("--json", action="store_true", help="JSON on stdout")

@@ -42,6 +42,7 @@ from iceberg_conformance.reference import expressions as ex
 from iceberg_conformance.reference.errors import SpecViolation
 from iceberg_conformance.reference.schema import parse_schema
 from iceberg_conformance.suites.api import Rejected, Unsupported
+from iceberg_conformance.suites.golden import filters as golden_filters
 from iceberg_conformance.suites.golden import registry as golden
 from iceberg_conformance.suites.harness import known
 from iceberg_conformance.suites.harness.outcomes import advisory, unsupported
@@ -55,7 +56,6 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
 ]
 
-FILTERS_FILE = Path(__file__).parent / "golden" / "filters.json"
 KNOWN_FILE = Path(__file__).parent / "engines" / "known-failures-scan.json"
 SCAN_READERS = ("reference", "pyiceberg", "java", "duckdb")
 #: at least this many (table, snapshot, filter) cases, and this share of them selecting a
@@ -64,8 +64,7 @@ MIN_CASES, MIN_PROPER_SHARE = 200, 0.5
 
 
 def _filters() -> dict[str, list[dict[str, Any]]]:
-    data: dict[str, list[dict[str, Any]]] = json.loads(FILTERS_FILE.read_text(encoding="utf-8"))["tables"]
-    return data
+    return golden_filters.load()
 
 
 def _params(test: str = "test_scan", implementations: tuple[str, ...] | None = None) -> list[Any]:

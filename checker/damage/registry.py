@@ -28,15 +28,25 @@ class Damage:
     apply: Callable[[Overlay, random.Random], str | None]
     #: rules a correct checker may also report, as consequences of this damage
     also: tuple[str, ...] = ()
+    #: the case's name (unique; the rule itself for the rule's generic case)
+    name: str = ""
+    #: the shipped bug (an id of the bug corpus, ``bugs/corpus``) the case writes into a table
+    bug: str | None = None
+
+    def __post_init__(self) -> None:
+        self.name = self.name or self.rule
 
 
 DAMAGES: list[Damage] = []
 
 
-def damage(rule: str, area: str, description: str, also: tuple[str, ...] = ()) -> Callable[
+def damage(rule: str, area: str, description: str, also: tuple[str, ...] = (), *, name: str | None = None,
+           bug: str | None = None) -> Callable[
         [Callable[[Overlay, random.Random], str | None]], Callable[[Overlay, random.Random], str | None]]:
+    """Register a damage case breaking ``rule``; ``name`` defaults to the rule (one generic case
+    per rule), ``bug`` names the shipped bug a case reproduces."""
     def register(fn: Callable[[Overlay, random.Random], str | None]) -> Callable[[Overlay, random.Random], str | None]:
-        DAMAGES.append(Damage(rule, area, description, fn, also))
+        DAMAGES.append(Damage(rule, area, description, fn, also, name or "", bug))
         return fn
     return register
 

@@ -59,23 +59,23 @@ def write_damaged(table: str, out: str, *, rules: list[str] | None = None, seed:
     copies: list[Copy] = []
     skipped: list[str] = []
     for d in DAMAGES:
-        if rules and d.rule not in rules:
+        if rules and d.rule not in rules and d.name not in rules:
             continue
         o = Overlay(source)
         o.keep_counts = d.rule == "manifests.list-counts"
         if d.rule == "files.manifest-length":
             o.keep_length = set(o.manifest_paths())
-        where = d.apply(o, random.Random(f"{seed}:{d.rule}"))
+        where = d.apply(o, random.Random(f"{seed}:{d.name}"))
         if where is None:
-            skipped.append(d.rule)
+            skipped.append(d.name)
             continue
-        case = d.rule.replace(".", "_")
+        case = d.name.replace(".", "_")
         target = os.path.join(out, case)
         shutil.rmtree(target, ignore_errors=True)
         md = o.write(target)
         copies.append(Copy(case, d.rule, d.area, d.description, where, md, list(d.also)))
         if progress is not None:
-            progress(f"{d.rule}: {where}")
+            progress(f"{d.name}: {where}")
     with open(os.path.join(out, "damage.json"), "w", encoding="utf-8") as f:
         json.dump({"table": source, "seed": seed, "pristine": pristine,
                    "copies": [c.to_json() for c in copies], "no_victim": skipped}, f, indent=2)
