@@ -18,6 +18,7 @@ import datetime as dt
 import io
 import json
 import struct
+import uuid
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,17 @@ SCHEMA = {"type": "struct", "schema-id": 0, "fields": [
 SPEC_V1 = [{"source-id": 3, "field-id": 1000, "name": "dt", "transform": "identity"},
            {"source-id": 2, "field-id": 1001, "name": "data", "transform": "identity"}]
 SPEC = SPEC_V1 + [{"source-id": 4, "field-id": 1002, "name": "amount", "transform": "identity"}]
+# v3: identity partitions on a uuid and a timestamp_ns column, whose Avro forms (Appendix A) are
+# fixed(16) with logicalType uuid and a long of nanoseconds with logicalType timestamp-nanos;
+# iceberg-rust could not write a uuid partition value (apache/iceberg-rust#2913), PyIceberg did not
+# convert a timestamp_ns partition value to nanoseconds (apache/iceberg-python#3652)
+SCHEMA_UUID_NS = {"type": "struct", "schema-id": 0, "fields": [
+    {"id": 1, "name": "id", "required": True, "type": "long"},
+    {"id": 2, "name": "u", "required": False, "type": "uuid"},
+    {"id": 3, "name": "ts", "required": False, "type": "timestamp_ns"},
+]}
+SPEC_UUID_NS = [{"source-id": 2, "field-id": 1000, "name": "u", "transform": "identity"},
+                {"source-id": 3, "field-id": 1001, "name": "ts", "transform": "identity"}]
 
 
 def le_long(v: int) -> str:
@@ -55,8 +67,9 @@ def days(iso: str) -> int:
     return (dt.date.fromisoformat(iso) - dt.date(1970, 1, 1)).days
 
 
-def header(version: int, content: str, spec: list[dict[str, Any]]) -> dict[str, str]:
-    h = {"schema": json.dumps(SCHEMA, separators=(",", ":")), "schema-id": "0",
+def header(version: int, content: str, spec: list[dict[str, Any]],
+           schema: dict[str, Any] | None = None) -> dict[str, str]:
+    h = {"schema": json.dumps(schema or SCHEMA, separators=(",", ":")), "schema-id": "0",
          "partition-spec": json.dumps(spec, separators=(",", ":")), "partition-spec-id": "0",
          "format-version": str(version)}
     if version >= 2:
@@ -152,6 +165,14 @@ def manifests() -> dict[str, dict[str, Any]]:
         entry(v, 0, 3001, 1, 1, data_file(v, f"{W}/data/00001-0.parquet", part(v, "2017-11-15", "def", "-0.01"),
                                           5, 2048, first_row_id=0)),
     ]}
+    out["v3-data-uuid-ns"] = {"format_version": 3, "metadata": header(3, "data", SPEC_UUID_NS, SCHEMA_UUID_NS),
+                              "entries": [
+        entry(v, 1, None, None, None, data_file(v, f"{W}/data/u=f79c3e09/00000-0.parquet",
+                                                {"1000": "f79c3e09-677c-4bbd-a479-3f349cb785e7",
+                                                 "1001": "2020-01-01T00:00:00.000000000"}, 3, 1024)),
+        entry(v, 1, None, None, None, data_file(v, f"{W}/data/u=null/00001-0.parquet",
+                                                {"1000": None, "1001": "1969-12-31T23:59:59.999999999"}, 1, 512)),
+    ]}
     out["v3-deletes"] = {"format_version": 3, "metadata": header(3, "deletes", SPEC), "entries": [
         entry(v, 1, None, None, None, data_file(v, f"{W}/data/dv-00000.puffin", part(v, "2017-11-16", "abc", "14.20"),
                                                 2, 120, content=1, file_format="PUFFIN",
@@ -219,10 +240,23 @@ def manifest_lists(lengths: dict[str, int]) -> dict[str, dict[str, Any]]:
 
 # --- independent decoding with fastavro -----------------------------------------------------------
 
+def _logical(schema: Any) -> str | None:
+    """The logicalType of an Avro field type (the non-null branch of an optional union)."""
+    branches = schema if isinstance(schema, list) else [schema]
+    return next((b.get("logicalType") for b in branches if isinstance(b, dict)), None)
+
+
 def _fa_value(schema: Any, v: Any) -> Any:
-    """fastavro's logical-type value as the JSON single-value form (by hand, per the spec)."""
+    """fastavro's logical-type value as the JSON single-value form (by hand, per the spec).
+    fastavro leaves a uuid on fixed(16) as bytes and timestamp-nanos as the long: Appendix D's
+    JSON forms are a hyphenated lowercase uuid and an ISO-8601 timestamp with nanoseconds."""
     if v is None:
         return None
+    if _logical(schema) == "uuid" and isinstance(v, bytes):
+        return str(uuid.UUID(bytes=v))
+    if _logical(schema) == "timestamp-nanos" and isinstance(v, int):
+        seconds, nanos = divmod(v, 1_000_000_000)
+        return (dt.datetime(1970, 1, 1) + dt.timedelta(seconds=seconds)).isoformat() + f".{nanos:09d}"
     if isinstance(v, dt.datetime):
         return v.isoformat(timespec="microseconds")
     if isinstance(v, dt.date):
@@ -239,6 +273,9 @@ def fastavro_manifest(path: Path) -> tuple[dict[str, str], list[dict[str, Any]]]
         r = fastavro.reader(f)
         meta = {k: v.decode() if isinstance(v, bytes) else v for k, v in r.metadata.items() if not k.startswith("avro.")}
         recs = list(r)
+        data_file_type = next(f for f in r.writer_schema["fields"] if f["name"] == "data_file")["type"]
+        avro_part = next(f for f in data_file_type["fields"] if f["name"] == "partition")["type"]
+        part_types = {f["name"]: f["type"] for f in avro_part["fields"]}
     out = []
     for rec in recs:
         e = dict(rec)
@@ -248,7 +285,7 @@ def fastavro_manifest(path: Path) -> tuple[dict[str, str], list[dict[str, Any]]]
         raw_part = rec["data_file"]["partition"]
         spec = json.loads(meta["partition-spec"])
         for pf in spec:
-            df["partition"][str(pf["field-id"])] = _fa_value(None, raw_part[pf["name"]])
+            df["partition"][str(pf["field-id"])] = _fa_value(part_types[pf["name"]], raw_part[pf["name"]])
         for k in ("column_sizes", "value_counts", "null_value_counts", "nan_value_counts"):
             if df.get(k) is not None:
                 df[k] = {str(kv["key"]): kv["value"] for kv in df[k]}
