@@ -12,9 +12,9 @@ file reads as the partition value of an identity-partitioned column, else its
 (Appendix D JSON form: structs keyed by field id, maps as ``{"keys": [...], "values": [...]}``).
 :func:`plan` returns the planned tasks (data file + the delete files that apply to it).
 
-Row order is not meaningful. Parquet data files are read with pyarrow; files are opened
-read-only. Avro data files are read by field id; ORC files by column name, because pyarrow
-does not expose ORC's ``iceberg.id`` type attributes (renamed ORC columns read as null).
+Row order is not meaningful. Parquet and ORC files are read with pyarrow (ORC's ``iceberg.id``
+type attributes are the Arrow fields' metadata), Avro files with :mod:`reference.avro`; columns
+are found by field id in every format; files are opened read-only.
 """
 
 from __future__ import annotations
@@ -183,6 +183,28 @@ def read_parquet(path: str) -> Any:
         return pq.ParquetFile(f).read()
 
 
+def read_arrow(path: str, file_format: str = "PARQUET") -> Any:
+    """A Parquet, ORC or Avro file as an Arrow table whose fields carry their field ids
+    (``PARQUET:field_id``; ORC's ``iceberg.id`` type attributes, as pyarrow reads them; an Avro
+    file's ids from its schema, :func:`reference.arrow.avro_table`)."""
+    fmt = file_format.upper()
+    if fmt == "AVRO":
+        from .arrow import avro_table
+        from .avro import from_avro, iter_container
+
+        writer_schema, _, records = iter_container(path)
+        file_type = from_avro(writer_schema, where=path)
+        if not isinstance(file_type, StructType):
+            raise SpecViolation("scan.avro-schema", f"{path}: the Avro schema is not a record", clause=CLAUSE_PLAN)
+        return avro_table(file_type, records)
+    if fmt == "ORC":
+        import pyarrow.orc as orc
+
+        with open(path, "rb") as f:
+            return orc.ORCFile(f).read()
+    return read_parquet(path)
+
+
 def deleted_positions(task: Task) -> set[int]:
     out: set[int] = set()
     if task.deletion_vector is not None:
@@ -198,7 +220,7 @@ def deleted_positions(task: Task) -> set[int]:
             blob = f.read(size)
         out.update(decode_blob(blob, f"{dv['file_path']}@{off}").positions)
     for p in task.position_deletes:
-        tbl = read_parquet(_local(p.path))
+        tbl = read_arrow(_local(p.path), str(p.data_file.get("file_format") or "PARQUET"))
         cols = columns_by_id(tbl)
         if FILE_PATH_ID not in cols or POS_ID not in cols:
             raise SpecViolation("scan.position-delete-columns", f"{p.path}: position delete file lacks the "
@@ -221,9 +243,9 @@ def columns_by_id(tbl: Any) -> dict[int, int]:
 
 def _arrow_field_id(f: Any) -> int | None:
     """A field id from Arrow field metadata: ``PARQUET:field_id`` (Parquet) or ``iceberg.id`` (ORC)."""
-    meta = f.metadata or {}
-    raw = meta.get(b"PARQUET:field_id", meta.get(b"iceberg.id"))
-    return int(raw) if raw is not None else None
+    from .arrow import field_id
+
+    return field_id(f)
 
 
 def _child_by_id(struct_type: Any, fid: int) -> int | None:
@@ -358,10 +380,7 @@ def _parquet_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry) -> 
 def _orc_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry) -> list[dict[int, Any]]:
     """ORC data: field ids are the ``iceberg.id`` type attributes (pyarrow puts them in the
     field metadata)."""
-    import pyarrow.orc as orc
-
-    with open(_local(entry.path), "rb") as f:
-        tbl = _with_name_mapping(doc, orc.ORCFile(f).read())
+    tbl = _with_name_mapping(doc, read_arrow(_local(entry.path), "ORC"))
     return _arrow_rows(doc, schema, entry, tbl, columns_by_id(tbl))
 
 
