@@ -378,7 +378,7 @@ def _avro_case(o: Overlay, rng: random.Random,
     """Rewrite one top-level field of one Avro data file: ``victims`` picks the candidate fields
     (record field objects of the writer schema) of a file, ``change`` edits the chosen one (the
     field, the schema, the raw records) and says what it did."""
-    cands = []
+    cands: list[tuple[str, str]] = []
     for _p, _i, e in _format_data(o, "AVRO"):
         path = str(e["data_file"]["file_path"])
         schema = read_container(local_path(path) or path)[0]
@@ -461,8 +461,10 @@ def _avro_map_string_keys(o: Overlay, rng: random.Random) -> str | None:
             if pairs is not None:
                 r[field["name"]] = {str(kv["key"]): kv["value"] for kv in pairs}
         return "rewritten as an Avro map, its keys as strings"
-    return _avro_case(o, rng, lambda fields: [f for f in fields if is_key_value(_branch(f))
-                                              and _branch(f)["items"]["fields"][0].get("type") != "string"], change)
+    def victims(fields: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [f for f in fields if is_key_value(b := _branch(f)) and b is not None
+                and b["items"]["fields"][0].get("type") != "string"]
+    return _avro_case(o, rng, victims, change)
 
 
 def _orc_case(o: Overlay, rng: random.Random, victims: Callable[[Any], list[str]],
@@ -470,7 +472,7 @@ def _orc_case(o: Overlay, rng: random.Random, victims: Callable[[Any], list[str]
     """Rewrite one top-level column of one ORC data file: ``victims`` names the candidate
     columns of a file's Arrow table (type attributes in the field metadata), ``change`` returns
     the new table and what it did."""
-    cands = []
+    cands: list[tuple[str, str]] = []
     for _p, _i, e in _format_data(o, "ORC"):
         path = str(e["data_file"]["file_path"])
         with open(local_path(path) or path, "rb") as f:
