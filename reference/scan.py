@@ -24,11 +24,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .hashing import scaled
 from .errors import SpecViolation
 
 from .types import (
-    DateType, DecimalType, IcebergType, ListType, MapType, NestedField, StructType, TimestampNanoType,
+    DateType, IcebergType, ListType, MapType, NestedField, StructType, TimestampNanoType,
     TimestampType, TimestamptzNanoType, TimestamptzType, TimeType, UnknownType, UUIDType, parse_type,
 )
 
@@ -402,71 +401,10 @@ def _with_ids(t: IcebergType, at: Any) -> Any:
     return at
 
 
-def _avro_value(t: IcebergType, raw: Any) -> Any:
-    """A raw Avro value (no logical-type conversion) of a column whose file type is ``t``."""
-    from .avro import decode_value
-
-    if raw is None:
-        return None
-    if isinstance(t, StructType):
-        return {f.field_id: _avro_value(f.field_type, raw.get(f.name)) for f in t.fields}
-    if isinstance(t, ListType):
-        return [_avro_value(t.element_type, v) for v in raw]
-    if isinstance(t, MapType):
-        if isinstance(raw, dict):
-            return {_avro_value(t.key_type, k): _avro_value(t.value_type, v) for k, v in raw.items()}
-        out = {}
-        for kv in raw:
-            vals = list(kv.values())
-            out[_avro_value(t.key_type, vals[0])] = _avro_value(t.value_type, vals[1])
-        return out
-    if isinstance(t, DecimalType):
-        # exact at any precision (the default decimal context keeps 28 digits)
-        return scaled(int.from_bytes(raw, "big", signed=True), t.scale)
-    return decode_value(t, raw)
-
-
 def _avro_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry) -> list[dict[int, Any]]:
-    from .avro import from_avro, read_container
-
-    writer_schema, _, records = read_container(_local(entry.path))
-    file_type = from_avro(writer_schema, where=entry.path)
-    if not isinstance(file_type, StructType):
-        raise SpecViolation("scan.avro-schema", f"{entry.path}: the Avro schema is not a record", clause=CLAUSE_PLAN)
-    file_fields = {f.field_id: f for f in file_type.fields}
-    ident = _identity_partition_values(doc, entry)
-    from .values import value_from_json
-
-    rows = []
-    for rec in records:
-        row: dict[int, Any] = {}
-        for f in schema.fields:
-            ff = file_fields.get(f.field_id)
-            if isinstance(f.field_type, UnknownType):
-                row[f.field_id] = None  # a stored column for an unknown field is ignored
-            elif ff is not None:
-                row[f.field_id] = _project(f.field_type, _avro_value(ff.field_type, rec.get(ff.name)))
-            elif f.field_id in ident:
-                row[f.field_id] = value_from_json(f.field_type, ident[f.field_id])
-            else:
-                row[f.field_id] = _default(f)
-        rows.append(row)
-    return rows
-
-
-def _project(t: IcebergType, v: Any) -> Any:
-    """A file value (children keyed by field id) projected onto table type ``t``: struct
-    fields missing from the file read as their default."""
-    if v is None:
-        return None
-    if isinstance(t, StructType):
-        return {f.field_id: _project(f.field_type, v[f.field_id]) if f.field_id in v else _default(f)
-                for f in t.fields}
-    if isinstance(t, ListType):
-        return [_project(t.element_type, e) for e in v]
-    if isinstance(t, MapType):
-        return {k: _project(t.value_type, x) for k, x in v.items()}
-    return v
+    """Avro data: the records as Arrow columns carrying the field ids of the writer schema."""
+    tbl = read_arrow(_local(entry.path), "AVRO")
+    return _arrow_rows(doc, schema, entry, tbl, columns_by_id(tbl))
 
 
 def _arrow_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry, tbl: Any,

@@ -376,8 +376,9 @@ def _check_columns(run: CheckRun, uri: str, df: dict[str, Any], ctx: dict[str, A
                 positions.extend(zip(fp, ps))
             chunk += 1
     except (OSError, ValueError) as e:  # corrupt pages or stripes: pyarrow's OSError, ArrowInvalid, bad UTF-8
-        out.append(Finding("data.unreadable", f"chunk {chunk} does not decode: {str(e).strip()[:300]}",
-                           src.clause, uri, src.where(chunk, names)))
+        where = src.where(chunk, names)
+        out.append(Finding("data.unreadable", f"{where} does not decode: {str(e).strip()[:300]}", src.clause, uri,
+                           where))
         return out  # metrics of a partly read file would be wrong: nothing more is compared
     for fid, s in stats.items():
         compare_stats(df, fid, types[fid], fid in required, s, lambda r, m, c, loc: add(r, m, c, loc),
