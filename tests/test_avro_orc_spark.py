@@ -13,6 +13,7 @@ reported on a copy of the table.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,15 +38,9 @@ LIVE = [0, 2]
 
 
 @pytest.fixture(scope="module")
-def tables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    from iceberg_conformance.suites.spark import session
-
+def tables(tmp_path_factory: pytest.TempPathFactory, spark_catalog: Any) -> dict[str, str]:
     wh = tmp_path_factory.mktemp("avro-orc")
-    try:
-        s = session.spark()
-    except session.SparkUnavailable as e:
-        pytest.skip(f"needs Spark with Iceberg: {e}")
-    c = session.catalog("avroorc", wh)
+    s, c = spark_catalog("avroorc", wh)
     out = {}
     for fmt in ("avro", "orc"):
         t = f"{c}.db.{fmt}_mor"
