@@ -232,7 +232,7 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
                 rec = {"key": k, "path": str(df.get("file_path")), "manifest": str(mf.get("manifest_path")),
                        "index": i, "spec_id": spec_id, "partition": canonical(df.get("partition") or {}),
                        "sequence_number": e.get("sequence_number"),
-                       "referenced_data_file": df.get("referenced_data_file"),
+                       "referenced_data_file": df.get("referenced_data_file"), "file_format": df.get("file_format"),
                        "content_offset": df.get("content_offset"),
                        "content_size_in_bytes": df.get("content_size_in_bytes"), "snapshot": sid}
                 if str(df.get("file_format", "")).upper() == "PUFFIN":

@@ -25,16 +25,18 @@ from typing import Any, Iterable, Iterator
 
 import pyarrow as pa
 
+from .avro import decode_value
 from .errors import SpecViolation
 from .types import (
-    BinaryType, BooleanType, DateType, DecimalType, DoubleType, FixedType, FloatType,
+    BinaryType, BooleanType, DateType, DecimalType, DoubleType, FixedType, FloatType, GeographyType, GeometryType,
     IcebergType, IntegerType, ListType, LongType, MapType, NestedField, StringType, StructType,
     TimestampNanoType, TimestampType, TimestamptzNanoType, TimestamptzType, TimeType,
-    UnknownType, UUIDType,
+    UnknownType, UUIDType, VariantType,
 )
 
 CLAUSE = "Schemas and Data Types / Primitive Types; Arrow Schema.fbs"
 FIELD_ID_KEY = b"PARQUET:field_id"
+ORC_ID_KEY = b"iceberg.id"
 
 
 def _field(name: str, fid: int, t: IcebergType, required: bool) -> Any:
@@ -87,9 +89,10 @@ def _(t: MapType) -> Any:
 
 
 def field_id(f: Any) -> int | None:
-    """The field id stored in an Arrow field's metadata, or None."""
+    """The field id stored in an Arrow field's metadata, or None: ``PARQUET:field_id`` (Parquet),
+    or ``iceberg.id`` (ORC: the type attribute, which pyarrow's ORC reader puts there)."""
     meta = f.metadata or {}
-    raw = meta.get(FIELD_ID_KEY)
+    raw = meta.get(FIELD_ID_KEY, meta.get(ORC_ID_KEY))
     if raw is None:
         return None
     try:
@@ -222,3 +225,58 @@ def arrow_matches(t: IcebergType, dt: Any) -> bool:
     except SpecViolation:
         return False
     return got == t
+
+
+# --- Avro records as Arrow columns ------------------------------------------------------------
+
+def _avro_arrow_type(t: IcebergType) -> Any:
+    """The Arrow type the values of an Avro column of Iceberg type ``t`` are collected in: the
+    canonical one (:func:`to_arrow`, field ids on nested fields), binary for geometry and
+    geography (WKB), a struct of two binaries for variant."""
+    if isinstance(t, StructType):
+        return pa.struct([pa.field(f.name, _avro_arrow_type(f.field_type), True,
+                                   {FIELD_ID_KEY: str(f.field_id).encode()}) for f in t.fields])
+    if isinstance(t, ListType):
+        return pa.list_(pa.field("element", _avro_arrow_type(t.element_type), True,
+                                 {FIELD_ID_KEY: str(t.element_id).encode()}))
+    if isinstance(t, MapType):
+        return pa.map_(pa.field("key", _avro_arrow_type(t.key_type), False, {FIELD_ID_KEY: str(t.key_id).encode()}),
+                       pa.field("value", _avro_arrow_type(t.value_type), True,
+                                {FIELD_ID_KEY: str(t.value_id).encode()}))
+    if isinstance(t, (GeometryType, GeographyType)):
+        return pa.binary()
+    if isinstance(t, VariantType):
+        return pa.struct([pa.field("metadata", pa.binary()), pa.field("value", pa.binary())])
+    return to_arrow(t)
+
+
+def _avro_arrow_value(t: IcebergType, raw: Any) -> Any:
+    """A raw Avro value (logical types not applied) as a Python value Arrow takes for
+    :func:`_avro_arrow_type` of ``t``."""
+    if raw is None:
+        return None
+    if isinstance(t, StructType):
+        return {f.name: _avro_arrow_value(f.field_type, raw.get(f.name)) for f in t.fields}
+    if isinstance(t, ListType):
+        return [_avro_arrow_value(t.element_type, v) for v in raw]
+    if isinstance(t, MapType):
+        pairs = raw.items() if isinstance(raw, dict) else (tuple(kv.values())[:2] for kv in raw)
+        return [(_avro_arrow_value(t.key_type, k), _avro_arrow_value(t.value_type, v)) for k, v in pairs]
+    if isinstance(t, DecimalType):
+        return decode_value(t, raw)
+    if isinstance(t, UUIDType):
+        return decode_value(t, raw).bytes
+    return raw
+
+
+def avro_table(file_type: StructType, records: Iterable[dict[str, Any]]) -> Any:
+    """The records of an Avro file whose schema maps to ``file_type`` (:func:`reference.avro.from_avro`)
+    as an Arrow table, one column per field, field ids in ``PARQUET:field_id`` (decimals as
+    ``decimal128``, uuids as ``arrow.uuid``, dates and times in their Arrow types)."""
+    columns: list[list[Any]] = [[] for _ in file_type.fields]
+    for rec in records:
+        for col, f in zip(columns, file_type.fields):
+            col.append(_avro_arrow_value(f.field_type, rec.get(f.name)))
+    fields = [pa.field(f.name, _avro_arrow_type(f.field_type), True, {FIELD_ID_KEY: str(f.field_id).encode()})
+              for f in file_type.fields]
+    return pa.Table.from_arrays([pa.array(c, f.type) for c, f in zip(columns, fields)], schema=pa.schema(fields))

@@ -38,6 +38,7 @@ import fastavro
 
 from .hashing import scaled, unscaled
 from .errors import SpecViolation
+from .findings import Finding
 from .safeio import open_regular
 from .types import (
     BinaryType, BooleanType, DateType, DecimalType, DoubleType, FixedType, FloatType,
@@ -840,3 +841,165 @@ def _records(f: BinaryIO, reader: Any, blocks: _Blocks) -> Iterable[dict[str, An
             raise SpecViolation("avro.unreadable", f"data block {block_no} does not decode: {type(e).__name__}: "
                                 f"{str(e)[:200]}", clause=CLAUSE,
                                 where=f"block {block_no} (near byte {at}), record {in_block}") from None
+
+
+# --- Avro data files against the table's schemas --------------------------------------------
+
+CLAUSE_MAPPING = "Appendix A: Format-specific Requirements / Avro / Data Type Mappings"
+CLAUSE_DECIMAL = CLAUSE_MAPPING + " (decimal(P,S): stored as fixed using the minimum number of bytes)"
+CLAUSE_MAP_KEYS = CLAUSE_MAPPING + " (maps with non-string keys use the array representation)"
+
+
+def _shape(schema: AvroSchema) -> dict[str, Any]:
+    """The attributes of a primitive Avro schema that Appendix A's mapping names."""
+    s = {"type": schema} if isinstance(schema, str) else schema
+    utc = s.get("adjust-to-utc")
+    return {"type": s.get("type"), "logicalType": s.get("logicalType"), "size": s.get("size"),
+            "precision": s.get("precision"), "scale": s.get("scale", 0) if s.get("logicalType") == "decimal" else None,
+            "adjust-to-utc": utc in (True, "true") if utc is not None else None}
+
+
+def _show(schema: AvroSchema) -> str:
+    s = {"type": schema} if isinstance(schema, str) else schema
+    keep = ("type", "logicalType", "size", "precision", "scale", "adjust-to-utc")
+    return json.dumps({k: s[k] for k in keep if k in s} if isinstance(s, dict) else s)
+
+
+def primitive_problem(t: IcebergType, schema: AvroSchema) -> tuple[str, str] | None:
+    """(rule, why) when the primitive Avro schema ``schema`` is not Appendix A's Avro type of
+    Iceberg type ``t`` (:func:`to_avro`), else None. A timestamp without ``adjust-to-utc`` is
+    not adjusted to UTC (the attribute's absence reads as ``false``)."""
+    want, got = _shape(_primitive(t, _Namer())), _shape(schema)
+    if want["adjust-to-utc"] is False and got["adjust-to-utc"] is None:
+        got["adjust-to-utc"] = False
+    if want == got:
+        return None
+    expected = _show(_primitive(t, _Namer()))
+    if isinstance(t, DecimalType) and (got["type"], got["logicalType"], got["precision"], got["scale"]) == \
+            ("fixed", "decimal", t.precision, t.scale) and isinstance(got["size"], int):
+        if got["size"] >= min_bytes_required(t.precision):
+            return ("avro.decimal-fixed-size", f"{t}: fixed of {got['size']} bytes; decimal({t.precision},{t.scale}) "
+                    f"is stored in the minimum number of bytes for its precision, {min_bytes_required(t.precision)}")
+    return ("avro.type-mapping", f"{t}: expected {expected}, found {_show(schema)}")
+
+
+def check_data_schema(schema: AvroSchema, fields: dict[int, list[tuple[str, IcebergType, bool]]], *,
+                      file: str = "", name_mapping: bool = False) -> list[Finding]:
+    """Findings for the writer schema of an Avro data or delete file against the table's
+    fields by id (``fields``: :func:`reference.parquet.index_fields`): the ids Appendix A puts in
+    the schema (``field-id`` of record fields and of the key and value of a map array,
+    ``element-id``, ``key-id``, ``value-id``), unions only as ``[null, T]``, map arrays of
+    2-field records with a non-null key, maps with non-string keys as arrays, and each
+    primitive's Avro type and logical type per the mapping table. A column whose id had several
+    types (promotion) may carry any of them. An optional table column may be written as a
+    non-union (the writer knew it held no null); a required one as a union (its nulls are
+    checked against the data). Without ids a reader needs the table's name mapping, so a
+    missing id is information then."""
+    out: list[Finding] = []
+    named: dict[str, AvroSchema] = {}
+
+    def add(rule: str, msg: str, clause: str, where: str) -> None:
+        out.append(Finding(rule, msg, clause, file, where))
+
+    def resolve(s: AvroSchema) -> AvroSchema:
+        if isinstance(s, str) and s in named:
+            return named[s]
+        if isinstance(s, dict):
+            if isinstance(s.get("type"), (dict, list)) and len(s) == 1:
+                return resolve(s["type"])
+            if isinstance(s.get("name"), str) and s.get("type") in ("record", "fixed", "enum"):
+                named.setdefault(s["name"], s)
+        return s
+
+    def with_id(holder: dict[str, Any], key: str, s: AvroSchema, here: str) -> None:
+        raw = holder.get(key)
+        if isinstance(raw, str) and raw.lstrip("-").isdigit() and len(raw) <= 20:
+            raw = int(raw)
+        if not isinstance(raw, int) or isinstance(raw, bool):
+            add("avro.field-id-missing-mapped" if name_mapping else "avro.field-id-missing",
+                f"{here!r} has no {key}", CLAUSE_IDS, here)
+            return
+        if isinstance(s, list):
+            others = [b for b in s if b != "null"]
+            if len(s) != 2 or len(others) != 1:
+                add("avro.union", f"{here!r}: union {json.dumps(s)[:200]} is not [null, T], the only union "
+                    "Iceberg allows", CLAUSE_MAPPING, here)
+                return
+            s = others[0]
+        known = fields.get(raw)
+        if known is None:
+            return  # an id no schema of the table has: never read (reported nowhere, as for Parquet)
+        best: list[tuple[str, str, str, str]] | None = None
+        for _name, t, _req in known:
+            problems = match(t, resolve(s), here)
+            if not problems:
+                return
+            best = best or problems
+        for rule, msg, clause, where in best or []:
+            add(rule, msg, clause, where)
+
+    def match(t: IcebergType, s: AvroSchema, here: str) -> list[tuple[str, str, str, str]]:
+        """Problems of ``s`` as the Avro schema of ``t`` (children are checked by ``with_id``
+        once ``s`` has the shape of ``t``)."""
+        kind = s.get("type") if isinstance(s, dict) else s
+        logical = s.get("logicalType") if isinstance(s, dict) else None
+        if isinstance(t, StructType):
+            if kind != "record" or not isinstance(s, dict):
+                return [("avro.type-mapping", f"{t}: expected a record, found {_show(s)}", CLAUSE_MAPPING, here)]
+            for f in s.get("fields") or []:
+                if isinstance(f, dict):
+                    with_id(f, "field-id", f.get("type"), f"{here}.{f.get('name')}")
+            return []
+        if isinstance(t, ListType):
+            if kind != "array" or logical == "map" or not isinstance(s, dict):
+                return [("avro.type-mapping", f"{t}: expected an array, found {_show(s)}", CLAUSE_MAPPING, here)]
+            with_id(s, "element-id", s.get("items"), f"{here}.element")
+            return []
+        if isinstance(t, MapType):
+            if kind == "map" and isinstance(s, dict):
+                if not isinstance(t.key_type, StringType):
+                    return [("avro.map-non-string-key", f"{t}: an Avro map (string keys) holds keys of type "
+                             f"{t.key_type}; maps with non-string keys are arrays of key/value records with "
+                             "logicalType map", CLAUSE_MAP_KEYS, here)]
+                with_id(s, "key-id", "string", f"{here}.key")
+                with_id(s, "value-id", s.get("values"), f"{here}.value")
+                return []
+            if kind == "array" and isinstance(s, dict) and logical == "map":
+                rec = resolve(s.get("items"))
+                kv = rec.get("fields") if isinstance(rec, dict) and rec.get("type") == "record" else None
+                if not isinstance(kv, list) or len(kv) != 2 or not all(isinstance(f, dict) for f in kv):
+                    return [("avro.map-array", f"{here!r}: a map array holds 2-field key/value records",
+                             CLAUSE_MAPPING, here)]
+                if isinstance(kv[0].get("type"), list) and "null" in kv[0]["type"]:
+                    return [("avro.map-array", f"{here!r}: the key of a map array is not nullable",
+                             CLAUSE_MAPPING, here)]
+                with_id(kv[0], "field-id", kv[0].get("type"), f"{here}.key")
+                with_id(kv[1], "field-id", kv[1].get("type"), f"{here}.value")
+                return []
+            return [("avro.type-mapping", f"{t}: expected a map or an array with logicalType map, found "
+                     f"{_show(s)}", CLAUSE_MAPPING, here)]
+        if isinstance(t, VariantType):
+            names = [f.get("name") for f in s.get("fields") or [] if isinstance(f, dict)] \
+                if kind == "record" and isinstance(s, dict) else []
+            if names != ["metadata", "value"]:
+                return [("avro.type-mapping", f"{t}: expected a record with metadata and value fields, found "
+                         f"{_show(s)}", CLAUSE_MAPPING, here)]
+            return []
+        if isinstance(t, UnknownType):
+            return [] if kind == "null" else [("avro.type-mapping", f"{t}: expected null (or no column), found "
+                                                f"{_show(s)}", CLAUSE_MAPPING, here)]
+        got = primitive_problem(t, s)
+        if got is None:
+            return []
+        clause = CLAUSE_DECIMAL if got[0] == "avro.decimal-fixed-size" else CLAUSE_MAPPING
+        return [(got[0], got[1], clause, here)]
+
+    root = resolve(schema)
+    if not isinstance(root, dict) or root.get("type") != "record":
+        add("avro.type-mapping", f"the file's schema is {_show(root)[:200]}, not a record", CLAUSE_MAPPING,
+            "avro.schema")
+        return out
+    for f in root.get("fields") or []:
+        if isinstance(f, dict):
+            with_id(f, "field-id", f.get("type"), str(f.get("name")))
+    return out

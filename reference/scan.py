@@ -12,9 +12,9 @@ file reads as the partition value of an identity-partitioned column, else its
 (Appendix D JSON form: structs keyed by field id, maps as ``{"keys": [...], "values": [...]}``).
 :func:`plan` returns the planned tasks (data file + the delete files that apply to it).
 
-Row order is not meaningful. Parquet data files are read with pyarrow; files are opened
-read-only. Avro data files are read by field id; ORC files by column name, because pyarrow
-does not expose ORC's ``iceberg.id`` type attributes (renamed ORC columns read as null).
+Row order is not meaningful. Parquet and ORC files are read with pyarrow (ORC's ``iceberg.id``
+type attributes are the Arrow fields' metadata), Avro files with :mod:`reference.avro`; columns
+are found by field id in every format; files are opened read-only.
 """
 
 from __future__ import annotations
@@ -24,11 +24,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .hashing import scaled
 from .errors import SpecViolation
 
 from .types import (
-    DateType, DecimalType, IcebergType, ListType, MapType, NestedField, StructType, TimestampNanoType,
+    DateType, IcebergType, ListType, MapType, NestedField, StructType, TimestampNanoType,
     TimestampType, TimestamptzNanoType, TimestamptzType, TimeType, UnknownType, UUIDType, parse_type,
 )
 
@@ -183,6 +182,28 @@ def read_parquet(path: str) -> Any:
         return pq.ParquetFile(f).read()
 
 
+def read_arrow(path: str, file_format: str = "PARQUET") -> Any:
+    """A Parquet, ORC or Avro file as an Arrow table whose fields carry their field ids
+    (``PARQUET:field_id``; ORC's ``iceberg.id`` type attributes, as pyarrow reads them; an Avro
+    file's ids from its schema, :func:`reference.arrow.avro_table`)."""
+    fmt = file_format.upper()
+    if fmt == "AVRO":
+        from .arrow import avro_table
+        from .avro import from_avro, iter_container
+
+        writer_schema, _, records = iter_container(path)
+        file_type = from_avro(writer_schema, where=path)
+        if not isinstance(file_type, StructType):
+            raise SpecViolation("scan.avro-schema", f"{path}: the Avro schema is not a record", clause=CLAUSE_PLAN)
+        return avro_table(file_type, records)
+    if fmt == "ORC":
+        import pyarrow.orc as orc
+
+        with open(path, "rb") as f:
+            return orc.ORCFile(f).read()
+    return read_parquet(path)
+
+
 def deleted_positions(task: Task) -> set[int]:
     out: set[int] = set()
     if task.deletion_vector is not None:
@@ -198,7 +219,7 @@ def deleted_positions(task: Task) -> set[int]:
             blob = f.read(size)
         out.update(decode_blob(blob, f"{dv['file_path']}@{off}").positions)
     for p in task.position_deletes:
-        tbl = read_parquet(_local(p.path))
+        tbl = read_arrow(_local(p.path), str(p.data_file.get("file_format") or "PARQUET"))
         cols = columns_by_id(tbl)
         if FILE_PATH_ID not in cols or POS_ID not in cols:
             raise SpecViolation("scan.position-delete-columns", f"{p.path}: position delete file lacks the "
@@ -221,9 +242,9 @@ def columns_by_id(tbl: Any) -> dict[int, int]:
 
 def _arrow_field_id(f: Any) -> int | None:
     """A field id from Arrow field metadata: ``PARQUET:field_id`` (Parquet) or ``iceberg.id`` (ORC)."""
-    meta = f.metadata or {}
-    raw = meta.get(b"PARQUET:field_id", meta.get(b"iceberg.id"))
-    return int(raw) if raw is not None else None
+    from .arrow import field_id
+
+    return field_id(f)
 
 
 def _child_by_id(struct_type: Any, fid: int) -> int | None:
@@ -358,10 +379,7 @@ def _parquet_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry) -> 
 def _orc_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry) -> list[dict[int, Any]]:
     """ORC data: field ids are the ``iceberg.id`` type attributes (pyarrow puts them in the
     field metadata)."""
-    import pyarrow.orc as orc
-
-    with open(_local(entry.path), "rb") as f:
-        tbl = _with_name_mapping(doc, orc.ORCFile(f).read())
+    tbl = _with_name_mapping(doc, read_arrow(_local(entry.path), "ORC"))
     return _arrow_rows(doc, schema, entry, tbl, columns_by_id(tbl))
 
 
@@ -383,71 +401,10 @@ def _with_ids(t: IcebergType, at: Any) -> Any:
     return at
 
 
-def _avro_value(t: IcebergType, raw: Any) -> Any:
-    """A raw Avro value (no logical-type conversion) of a column whose file type is ``t``."""
-    from .avro import decode_value
-
-    if raw is None:
-        return None
-    if isinstance(t, StructType):
-        return {f.field_id: _avro_value(f.field_type, raw.get(f.name)) for f in t.fields}
-    if isinstance(t, ListType):
-        return [_avro_value(t.element_type, v) for v in raw]
-    if isinstance(t, MapType):
-        if isinstance(raw, dict):
-            return {_avro_value(t.key_type, k): _avro_value(t.value_type, v) for k, v in raw.items()}
-        out = {}
-        for kv in raw:
-            vals = list(kv.values())
-            out[_avro_value(t.key_type, vals[0])] = _avro_value(t.value_type, vals[1])
-        return out
-    if isinstance(t, DecimalType):
-        # exact at any precision (the default decimal context keeps 28 digits)
-        return scaled(int.from_bytes(raw, "big", signed=True), t.scale)
-    return decode_value(t, raw)
-
-
 def _avro_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry) -> list[dict[int, Any]]:
-    from .avro import from_avro, read_container
-
-    writer_schema, _, records = read_container(_local(entry.path))
-    file_type = from_avro(writer_schema, where=entry.path)
-    if not isinstance(file_type, StructType):
-        raise SpecViolation("scan.avro-schema", f"{entry.path}: the Avro schema is not a record", clause=CLAUSE_PLAN)
-    file_fields = {f.field_id: f for f in file_type.fields}
-    ident = _identity_partition_values(doc, entry)
-    from .values import value_from_json
-
-    rows = []
-    for rec in records:
-        row: dict[int, Any] = {}
-        for f in schema.fields:
-            ff = file_fields.get(f.field_id)
-            if isinstance(f.field_type, UnknownType):
-                row[f.field_id] = None  # a stored column for an unknown field is ignored
-            elif ff is not None:
-                row[f.field_id] = _project(f.field_type, _avro_value(ff.field_type, rec.get(ff.name)))
-            elif f.field_id in ident:
-                row[f.field_id] = value_from_json(f.field_type, ident[f.field_id])
-            else:
-                row[f.field_id] = _default(f)
-        rows.append(row)
-    return rows
-
-
-def _project(t: IcebergType, v: Any) -> Any:
-    """A file value (children keyed by field id) projected onto table type ``t``: struct
-    fields missing from the file read as their default."""
-    if v is None:
-        return None
-    if isinstance(t, StructType):
-        return {f.field_id: _project(f.field_type, v[f.field_id]) if f.field_id in v else _default(f)
-                for f in t.fields}
-    if isinstance(t, ListType):
-        return [_project(t.element_type, e) for e in v]
-    if isinstance(t, MapType):
-        return {k: _project(t.value_type, x) for k, x in v.items()}
-    return v
+    """Avro data: the records as Arrow columns carrying the field ids of the writer schema."""
+    tbl = read_arrow(_local(entry.path), "AVRO")
+    return _arrow_rows(doc, schema, entry, tbl, columns_by_id(tbl))
 
 
 def _arrow_rows(doc: dict[str, Any], schema: StructType, entry: FileEntry, tbl: Any,

@@ -32,6 +32,8 @@ pytestmark = pytest.mark.area("table-check")
 GOLDEN = ("v1_partitioned", "v2_merge_on_read", "v2_statistics", "v2_transforms_bucket_truncate",
           # every primitive type, a decimal(38) stored as fixed_len_byte_array(16)
           "v3_primitives",
+          # Avro and ORC data files (Appendix A's Avro and ORC rules)
+          "v2_avro_data", "v2_orc_data",
           "v3_deletion_vectors", "v3_multi_dv", "v2_multi_position_deletes", "v1_upgraded_to_v3",
           # written by the other producers: equality deletes, row lineage, several DVs in one Puffin
           # file, defaults, PyIceberg's partitioned writes

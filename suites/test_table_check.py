@@ -270,7 +270,7 @@ def test_equality_deletes_apply_to_older_data_only(tmp_path: Path) -> None:
     from iceberg_conformance.reference.scan import scan
 
     # deleting data = 'e' (id 5) by equality; the delete's sequence number is newer than the file's
-    md = small.add_parquet_deletes(small.write_reference_table(tmp_path, 2), 2, {"data": ["e"]}, {"data": (pa.string(), 2)}, [2])
+    md = small.add_deletes(small.write_reference_table(tmp_path, 2), 2, {"data": ["e"]}, {"data": (pa.string(), 2)}, [2])
     findings = check_table(md).findings
     assert findings == [], format_findings(findings)
     assert sorted(r["id"] for r in scan(md)) == [1, 2, 3, 4]
@@ -282,7 +282,7 @@ def test_equality_delete_names_a_field_the_file_lacks(tmp_path: Path) -> None:
     import pyarrow as pa
 
     # equality_ids [2, 1]: the delete file holds field 2 (data) only
-    md = small.add_parquet_deletes(small.write_reference_table(tmp_path, 2), 2, {"data": ["e"]}, {"data": (pa.string(), 2)}, [2, 1])
+    md = small.add_deletes(small.write_reference_table(tmp_path, 2), 2, {"data": ["e"]}, {"data": (pa.string(), 2)}, [2, 1])
     errors = _errors(md)
     assert _rules(errors) == {"deletes.equality-field-missing"}, format_findings(errors)
 

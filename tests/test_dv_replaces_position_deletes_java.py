@@ -34,15 +34,9 @@ RULES = ["dv.holds-position-deletes", "files.partition-statistics-position-delet
 
 
 @pytest.fixture(scope="module")
-def java_tables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    from iceberg_conformance.suites.spark import session
-
+def java_tables(tmp_path_factory: pytest.TempPathFactory, spark_catalog: Any) -> dict[str, str]:
     wh = tmp_path_factory.mktemp("dv-java")
-    try:
-        s = session.spark()
-    except session.SparkUnavailable as e:
-        pytest.skip(f"needs Spark with Iceberg: {e}")
-    c = session.catalog("dvrules", wh)
+    s, c = spark_catalog("dvrules", wh)
     props = ("'write.delete.mode'='merge-on-read', 'write.update.mode'='merge-on-read', "
              "'write.distribution-mode'='none'")
     t = f"{c}.db.pos_then_dv"

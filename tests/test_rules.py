@@ -19,7 +19,7 @@ from iceberg_conformance.reference.rules import LEVELS, catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
 AREAS = {"metadata", "manifest-list", "manifest", "data-file", "delete-file", "puffin", "values", "expressions", "kit"}
-PREFIXES = ("metadata", "manifests", "snapshot", "files", "parquet", "dv", "puffin", "avro", "checker", "data",
+PREFIXES = ("metadata", "manifests", "snapshot", "files", "parquet", "orc", "dv", "puffin", "avro", "checker", "data",
             "deletes", "arrow", "partition", "schema", "types", "values", "transforms", "binary", "commit",
             "evolution", "scan", "expressions")
 #: strings of the rule form that are not rules (an Arrow extension name, Avro header keys)

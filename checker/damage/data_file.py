@@ -10,14 +10,17 @@ from decimal import Decimal
 from typing import Any, Callable
 
 import pyarrow as pa
+import pyarrow.orc as orc
 import pyarrow.parquet as pq
 
+from iceberg_conformance.checker.damage.files import file_format, rewrite_avro, rewrite_orc
 from iceberg_conformance.checker.damage.overlay import Overlay
 from iceberg_conformance.checker.damage.registry import (
     bump, damage, data_entries, dv_targets, pick, pick_entry, schemas,
 )
 from iceberg_conformance.checker.find import local_path
 from iceberg_conformance.checker.units.datafile import byte_reversed, unscaled
+from iceberg_conformance.reference.avro import read_container
 from iceberg_conformance.reference.metadata import parse_schema
 from iceberg_conformance.reference.schema import walk
 from iceberg_conformance.reference.types import ListType, MapType, StructType
@@ -360,3 +363,184 @@ def _decimal_little_endian(o: Overlay, rng: random.Random) -> str | None:
         return (f"{os.path.basename(path)}: decimal column {name!r} (field {fid}, fixed_len_byte_array({width})) "
                 "rewritten with each unscaled value's bytes in little-endian order")
     return None
+
+
+# --- Avro and ORC data files -----------------------------------------------------------------
+
+def _format_data(o: Overlay, fmt: str) -> list[tuple[str, int, dict[str, Any]]]:
+    targets = dv_targets(o)
+    return data_entries(o, where=lambda e: file_format(e) == fmt and e["data_file"]["file_path"] not in targets)
+
+
+def _avro_case(o: Overlay, rng: random.Random,
+               victims: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
+               change: Callable[[dict[str, Any], dict[str, Any], list[dict[str, Any]]], str]) -> str | None:
+    """Rewrite one top-level field of one Avro data file: ``victims`` picks the candidate fields
+    (record field objects of the writer schema) of a file, ``change`` edits the chosen one (the
+    field, the schema, the raw records) and says what it did."""
+    cands: list[tuple[str, str]] = []
+    for _p, _i, e in _format_data(o, "AVRO"):
+        path = str(e["data_file"]["file_path"])
+        schema = read_container(local_path(path) or path)[0]
+        cands.extend((path, str(f["name"])) for f in victims(schema.get("fields") or []))
+    c = pick(rng, sorted(set(cands)))
+    if c is None:
+        return None
+    path, name = c
+
+    def edit(schema: Any, records: list[dict[str, Any]]) -> str:
+        field = next(f for f in schema["fields"] if f["name"] == name)
+        return f"{os.path.basename(path)}: field {name!r} " + change(field, schema, records)
+    return rewrite_avro(o, path, edit)
+
+
+def _branch(field: dict[str, Any]) -> dict[str, Any] | None:
+    """The non-null branch of an Avro field's type when it is a schema object."""
+    t = field.get("type")
+    if isinstance(t, list):
+        t = next((b for b in t if b != "null"), None)
+    return t if isinstance(t, dict) else None
+
+
+def _set_branch(field: dict[str, Any], new: Any) -> None:
+    t = field["type"]
+    field["type"] = [new if b != "null" else b for b in t] if isinstance(t, list) else new
+
+
+@damage("avro.field-id-missing", "data-file", "an Avro data file whose schema lacks the field-id of one field")
+def _avro_no_field_id(o: Overlay, rng: random.Random) -> str | None:
+    def change(field: dict[str, Any], _schema: Any, _records: list[dict[str, Any]]) -> str:
+        del field["field-id"]
+        return "written without its field-id"
+    return _avro_case(o, rng, lambda fields: [f for f in fields if "field-id" in f], change)
+
+
+@damage("avro.type-mapping", "data-file", "an Avro timestamp column written as timestamp-millis",
+        also=("data.lower-bound", "data.upper-bound"))  # the values are milliseconds now
+def _avro_timestamp_millis(o: Overlay, rng: random.Random) -> str | None:
+    def change(field: dict[str, Any], _schema: Any, records: list[dict[str, Any]]) -> str:
+        branch = dict(_branch(field) or {}, logicalType="timestamp-millis")
+        _set_branch(field, branch)
+        for r in records:
+            if r.get(field["name"]) is not None:
+                r[field["name"]] //= 1000
+        return "rewritten as timestamp-millis (milliseconds from the epoch)"
+    return _avro_case(o, rng, lambda fields: [f for f in fields if (_branch(f) or {}).get("logicalType")
+                                              == "timestamp-micros"], change)
+
+
+@damage("avro.decimal-fixed-size", "data-file", "an Avro decimal column stored in a fixed one byte longer than needed")
+def _avro_decimal_size(o: Overlay, rng: random.Random) -> str | None:
+    def change(field: dict[str, Any], _schema: Any, records: list[dict[str, Any]]) -> str:
+        branch = _branch(field) or {}
+        size = int(branch["size"]) + 1
+        _set_branch(field, dict(branch, size=size, name=f"{branch['name']}_{size}"))
+        for r in records:
+            v = r.get(field["name"])
+            if v is not None:
+                r[field["name"]] = int.from_bytes(v, "big", signed=True).to_bytes(size, "big", signed=True)
+        return f"stored as fixed({size}), one byte more than its precision needs"
+    return _avro_case(o, rng, lambda fields: [f for f in fields if (_branch(f) or {}).get("type") == "fixed"
+                                              and (_branch(f) or {}).get("logicalType") == "decimal"], change)
+
+
+@damage("avro.map-non-string-key", "data-file", "an Avro map column with non-string keys stored as an Avro map",
+        also=("data.bound-undecodable", "data.lower-bound", "data.upper-bound"))  # the keys read as strings
+def _avro_map_string_keys(o: Overlay, rng: random.Random) -> str | None:
+    def is_key_value(b: dict[str, Any] | None) -> bool:
+        items = (b or {}).get("items")
+        return (b or {}).get("logicalType") == "map" and isinstance(items, dict) and len(items.get("fields") or []) == 2
+
+    def change(field: dict[str, Any], _schema: Any, records: list[dict[str, Any]]) -> str:
+        branch = _branch(field) or {}
+        key, value = branch["items"]["fields"]
+        _set_branch(field, {"type": "map", "values": value["type"], "key-id": key["field-id"],
+                            "value-id": value["field-id"]})
+        for r in records:
+            pairs = r.get(field["name"])
+            if pairs is not None:
+                r[field["name"]] = {str(kv["key"]): kv["value"] for kv in pairs}
+        return "rewritten as an Avro map, its keys as strings"
+    def victims(fields: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [f for f in fields if is_key_value(b := _branch(f)) and b is not None
+                and b["items"]["fields"][0].get("type") != "string"]
+    return _avro_case(o, rng, victims, change)
+
+
+def _orc_case(o: Overlay, rng: random.Random, victims: Callable[[Any], list[str]],
+              change: Callable[[Any, str], tuple[Any, str]]) -> str | None:
+    """Rewrite one top-level column of one ORC data file: ``victims`` names the candidate
+    columns of a file's Arrow table (type attributes in the field metadata), ``change`` returns
+    the new table and what it did."""
+    cands: list[tuple[str, str]] = []
+    for _p, _i, e in _format_data(o, "ORC"):
+        path = str(e["data_file"]["file_path"])
+        with open(local_path(path) or path, "rb") as f:
+            table = orc.ORCFile(f).read()
+        cands.extend((path, name) for name in victims(table))
+    c = pick(rng, sorted(set(cands)))
+    if c is None:
+        return None
+    path, name = c
+
+    def edit(t: Any) -> tuple[Any, str]:
+        new, what = change(t, name)
+        return new, f"{os.path.basename(path)}: column {name!r} {what}"
+    return rewrite_orc(o, path, edit)
+
+
+def _with_field(table: Any, name: str, field: Any, values: Any = None) -> Any:
+    i = table.schema.get_field_index(name)
+    return table.set_column(i, field, table.column(i).cast(field.type) if values is None else values)
+
+
+@damage("orc.field-id-missing", "data-file", "an ORC data file whose column lacks its iceberg.id attribute")
+def _orc_no_field_id(o: Overlay, rng: random.Random) -> str | None:
+    def change(t: Any, name: str) -> tuple[Any, str]:
+        f = t.schema.field(name)
+        meta = {k: v for k, v in (f.metadata or {}).items() if k != b"iceberg.id"}
+        return _with_field(t, name, f.with_metadata(meta)), "written without its iceberg.id type attribute"
+    return _orc_case(o, rng, lambda t: [f.name for f in t.schema if b"iceberg.id" in (f.metadata or {})], change)
+
+
+@damage("orc.required-attribute", "data-file", "an ORC column of a required field marked iceberg.required=false")
+def _orc_not_required(o: Overlay, rng: random.Random) -> str | None:
+    required = {int(f["id"]) for s in schemas(o) for f in s.get("fields") or [] if f.get("required")}
+    optional = {int(f["id"]) for s in schemas(o) for f in s.get("fields") or [] if not f.get("required")}
+
+    def change(t: Any, name: str) -> tuple[Any, str]:
+        f = t.schema.field(name)
+        return _with_field(t, name, f.with_metadata({**(f.metadata or {}), b"iceberg.required": b"false"})), \
+            "of a required field written with iceberg.required=false"
+    return _orc_case(o, rng, lambda t: [f.name for f in t.schema if (fid := (f.metadata or {}).get(b"iceberg.id"))
+                                        is not None and int(fid) in required - optional], change)
+
+
+@damage("orc.type-mapping", "data-file", "an ORC timestamptz column written as timestamp (not timestamp_instant)")
+def _orc_instant_as_local(o: Overlay, rng: random.Random) -> str | None:
+    def change(t: Any, name: str) -> tuple[Any, str]:
+        f = t.schema.field(name)
+        return _with_field(t, name, f.with_type(pa.timestamp(f.type.unit))), \
+            "written as ORC timestamp instead of timestamp_instant (same instants)"
+    return _orc_case(o, rng, lambda t: [f.name for f in t.schema if pa.types.is_timestamp(f.type) and f.type.tz],
+                     change)
+
+
+@damage("orc.timestamp-nanos", "data-file", "an ORC timestamp value that keeps nanoseconds")
+def _orc_nanos(o: Overlay, rng: random.Random) -> str | None:
+    def non_negative(t: Any, name: str) -> list[int]:
+        return [i for i, v in enumerate(t.column(name).cast(pa.int64()).to_pylist()) if v is not None and v >= 0]
+
+    def change(t: Any, name: str) -> tuple[Any, str]:
+        f = t.schema.field(name)
+        values = t.column(name).cast(pa.int64()).to_pylist()
+        i = non_negative(t, name)[0]
+        values[i] += 1  # 1 ns past a whole microsecond: read truncated it is the same microsecond
+        return _with_field(t, name, f, pa.array(values, pa.int64()).cast(f.type)), \
+            f"row {i} keeps 1 ns beyond its microsecond"
+
+    def victims(t: Any) -> list[str]:
+        return [f.name for f in t.schema if pa.types.is_timestamp(f.type) and f.type.unit == "ns"
+                and (f.metadata or {}).get(b"iceberg.timestamp-unit", b"MICROS") == b"MICROS"
+                and non_negative(t, f.name)]
+    return _orc_case(o, rng, victims, change)

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import io
 import os
 import random
 import struct
 from typing import Any, Callable
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
+from iceberg_conformance.checker.damage.files import file_format, rewrite_columns
 from iceberg_conformance.checker.damage.overlay import Overlay
 from iceberg_conformance.checker.damage.registry import (
     bump, damage, data_entries, dvs, equality_deletes, is_dv, pick, pick_entry,
 )
-from iceberg_conformance.checker.find import local_path
 
 
 @damage("dv.manifest-content-offset", "delete-file", "content_offset is the offset of no blob")
@@ -34,34 +30,30 @@ def _dv_count(o: Overlay, rng: random.Random) -> str | None:
 
 
 def _position_delete_files(o: Overlay) -> list[tuple[str, int, dict[str, Any]]]:
-    return data_entries(o, content=1, where=lambda e: not is_dv(e)
-                         and str(e["data_file"].get("file_format")).upper() == "PARQUET")
+    return data_entries(o, content=1, where=lambda e: not is_dv(e) and file_format(e) in ("PARQUET", "AVRO", "ORC"))
 
 
 def _rewrite_positions(o: Overlay, rng: random.Random, change: Callable[[list[str], list[int]], str | None]
                        ) -> str | None:
-    """Rewrite the ``pos`` column of a position-delete file (its schema, field ids and other
-    columns kept) and re-stamp the entry's ``pos`` bounds and file size."""
+    """Rewrite the ``pos`` column of a position-delete file in its own format (its schema, field
+    ids and other columns kept) and re-stamp the entry's ``pos`` bounds and file size."""
     c = pick(rng, _position_delete_files(o))
     if c is None:
         return None
     _p, _i, e = c
-    df = e["data_file"]
-    path = str(df["file_path"])
-    table = pq.read_table(local_path(path) or path)
-    if "pos" not in table.column_names or "file_path" not in table.column_names:
-        return None
-    positions = table.column("pos").to_pylist()
-    paths = table.column("file_path").to_pylist()
-    what = change(paths, positions)
+    path = str(e["data_file"]["file_path"])
+    positions: list[int] = []
+
+    def columns(cols: dict[str, list[Any]]) -> str | None:
+        if "pos" not in cols or "file_path" not in cols:
+            return None
+        positions.extend(cols["pos"])
+        what = change(cols["file_path"], positions)
+        cols["pos"] = positions
+        return what
+    what = rewrite_columns(o, path, file_format(e), columns)
     if what is None:
         return None
-    for name, values, typ in (("pos", positions, pa.int64()), ("file_path", paths, pa.string())):
-        idx = table.column_names.index(name)
-        table = table.set_column(idx, table.schema.field(idx), pa.array(values, typ))
-    buf = io.BytesIO()
-    pq.write_table(table, buf)
-    o.copy_file(path, buf.getvalue())
     for _m, _j, other in o.entries():
         for item in (other["data_file"].get("upper_bounds") or []) if other["data_file"]["file_path"] == path else []:
             if int(item["key"]) == 2147483545:

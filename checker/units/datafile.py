@@ -3,14 +3,21 @@
 What is compared (spec sections in each finding's clause):
 
 * the file exists and its size equals ``file_size_in_bytes``;
-* Parquet: field ids and physical/logical types per Appendix A and Parquet LogicalTypes.md
-  (:mod:`reference.parquet`), the Arrow schema pyarrow derives maps to the Iceberg types
-  (:mod:`reference.arrow`), ``record_count`` equals the rows in the file;
-* per column (by field id): ``value_counts``, ``null_value_counts``, ``nan_value_counts``
-  equal what the data holds, ``lower_bounds`` <= the smallest and ``upper_bounds`` >= the
-  largest non-null, non-NaN value (a truncated string/binary bound is legitimate as long as it
-  still bounds the data); a required table column holds no null;
-* the file's partition tuple equals the partition transform of every row's source values.
+* the file's schema, by its format (Appendix A): Parquet field ids and physical/logical types
+  (:mod:`reference.parquet`, Parquet LogicalTypes.md) and the Arrow types pyarrow derives
+  (:mod:`reference.arrow`); Avro ``field-id``/``element-id``/``key-id``/``value-id`` and Avro
+  types and logical types (:func:`reference.avro.check_data_schema`); ORC ``iceberg.id`` and
+  ``iceberg.required`` type attributes and ORC types (:mod:`reference.orc`);
+* then, whatever the format, on the columns by field id (:func:`_check_columns`):
+  ``record_count`` equals the rows in the file; per column ``value_counts``,
+  ``null_value_counts``, ``nan_value_counts`` equal what the data holds, ``lower_bounds`` <=
+  the smallest and ``upper_bounds`` >= the largest non-null, non-NaN value (a truncated
+  string/binary bound is legitimate as long as it still bounds the data); a required table
+  column holds no null; the file's partition tuple equals the partition transform of every
+  row's source values; a position delete file's rows are sorted and inside live data files,
+  its ``row`` column complete; an equality delete file holds its ``equality_ids`` columns;
+* format-only data rules: a Parquet decimal's byte order, an ORC timestamp's truncation to
+  microseconds.
 
 Counts are compared for columns reached through structs only; for list elements and map
 keys/values only the bounds are compared (writers count repeated values differently).
@@ -20,10 +27,10 @@ Files are opened read-only; nothing is written.
 from __future__ import annotations
 
 import json
-import math
 import os
+from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -38,10 +45,10 @@ from iceberg_conformance.checker.units.lineage import (
     ADDED_RULES, CLAUSE_ASSIGNMENT, LINEAGE_COLUMNS, non_null_lineage,
 )
 from iceberg_conformance.checker.units.metrics import (
-    accumulate, ColumnStats, compare_stats, leaf_arrays, same_value, show, value_lt,
+    accumulate, ColumnStats, compare_stats, leaf_arrays, same_value, show,
 )
-from iceberg_conformance.reference import parquet as rp, scan as rs
-from iceberg_conformance.reference.arrow import arrow_matches, field_id, nested_arrow_fields, walk_arrow
+from iceberg_conformance.reference import orc as ro, parquet as rp
+from iceberg_conformance.reference.arrow import arrow_matches, avro_table, field_id, nested_arrow_fields, walk_arrow
 from iceberg_conformance.reference.binary import bound_from_bytes
 from iceberg_conformance.reference.errors import SpecViolation
 from iceberg_conformance.reference.findings import Finding
@@ -57,6 +64,9 @@ from iceberg_conformance.reference.values import value_from_json
 CLAUSE_DATA_FILE = "Manifests: data_file fields"
 CLAUSE_PARTITION = "Partitioning: partition values of a data file are the transforms of its rows"
 CLAUSE_SEQ_NUMBERS = "Manifests: sequence_number, file_sequence_number (must never change after a file is added)"
+CLAUSE_PARQUET = "Appendix A: Format-specific Requirements / Parquet"
+CLAUSE_ORC = "Appendix A: Format-specific Requirements / ORC"
+CLAUSE_AVRO = "Appendix A: Format-specific Requirements / Avro"
 
 
 def _annotation_findings(pf: Any, uri: str) -> list[Finding]:
@@ -135,22 +145,48 @@ def _check_record(run: CheckRun, unit: Unit) -> list[Finding]:
     if fmt == "PUFFIN":
         out.extend(check_dv(local, df, ctx.get("targets") or {}, add))
         return out
-    if fmt in ("AVRO", "ORC") and content == 0:
-        _check_rows(run, df, ctx, add)
-        return out
-    if fmt != "PARQUET":
+    opener = _OPENERS.get(fmt)
+    if opener is None:
         add("checker.not-checked", f"check not available: {fmt} {what}s are not read", "-",
             "file_format", "warning")
         return out
-    out.extend(_check_parquet(run, local, uri, df, ctx, add))
+    out.extend(_check_file(run, local, uri, df, ctx, add, opener))
     return out
 
 
-def _check_parquet(run: CheckRun, local: str, uri: str, df: dict[str, Any], ctx: dict[str, Any],
-                   add: Callable[..., None]) -> list[Finding]:
+@dataclass
+class _Source:
+    """A content file opened for the rules every format shares: its Arrow schema (field ids in
+    the fields' metadata), its row count, and its columns a chunk (row group, stripe) at a time."""
+
+    schema: Any
+    rows: int
+    #: some column has no field id: the columns cannot all be matched to the table's
+    no_ids: bool
+    #: the chunks of the given top-level columns, as Arrow tables, in row order
+    chunks: Callable[[list[str]], Iterator[Any]]
+    #: the location of chunk ``i`` of the given columns when it does not decode
+    where: Callable[[int, list[str]], str]
+    #: the spec section of the format (for ``data.unreadable``)
+    clause: str
+    #: format-only rules on the decoded columns: (df, column types, stats) -> findings
+    extra: Callable[[dict[str, Any], dict[int, IcebergType], dict[int, ColumnStats]], list[Finding]] | None = None
+    #: format-only rules on each leaf chunk: (field id, type, values)
+    leaf: Callable[[int, IcebergType, Any], None] | None = None
+
+    def read(self, names: list[str]) -> Any:
+        return pa.concat_tables(list(self.chunks(names)))
+
+
+_Opened = tuple[list[Finding], "_Source | None"]
+
+
+def _check_file(run: CheckRun, local: str, uri: str, df: dict[str, Any], ctx: dict[str, Any],
+                add: Callable[..., None], opener: Callable[..., _Opened]) -> list[Finding]:
+    """Open a content file with its format's ``opener`` (which checks the file's schema
+    against the table's) and check its columns by field id (:func:`_check_columns`)."""
     doc = run.doc
     assert doc is not None
-    out: list[Finding] = []
     content = df.get("content", 0)
     schemas, current = run.schemas()
     if content == 1:  # position deletes: reserved columns; row holds table columns by their ids
@@ -164,104 +200,196 @@ def _check_parquet(run: CheckRun, local: str, uri: str, df: dict[str, Any], ctx:
     index = rp.index_fields(schemas)
     props = doc.get("properties")
     name_mapping = isinstance(props, dict) and "schema.name-mapping.default" in props
-
     with open_regular(local) as fh:
-        try:
-            pf = pq.ParquetFile(fh)
-            root = rp.parse_schema_text(str(pf.schema))
-            arrow_schema = pf.schema_arrow
-        except Exception as e:  # noqa: BLE001 - pyarrow raises OSError, ArrowInvalid, ... on a bad footer
-            out.append(Finding("data.unreadable", f"not a readable Parquet file: {str(e).strip()[:300]}",
-                               "Appendix A: Format-specific Requirements / Parquet", uri,
-                               "footer (file metadata at the end of the file)"))
-            return out
-        schema_findings = rp.check_schema(root, index, file=uri, name_mapping=name_mapping)
-        out.extend(schema_findings)
-        out.extend(_annotation_findings(pf, uri))
-        flagged = {f.location.split(".")[0] for f in schema_findings}
+        found, src = opener(fh, local, uri, index, name_mapping)
+        if src is None:
+            return found
+        return found + _check_columns(run, uri, df, ctx, add, src, index, current)
 
-        for f in arrow_schema:
-            fid = field_id(f)
-            if fid is None or fid not in index or f.name in flagged:
-                continue
-            if not any(arrow_matches(t, f.type) for _, t, _ in index[fid]):
-                out.append(Finding("arrow.type-mapping", f"column {f.name!r} (field {fid}) reads as Arrow {f.type}, "
-                                   f"which carries none of {[str(t) for _, t, _ in index[fid]]}",
-                                   "Arrow Schema.fbs; Schemas and Data Types", uri, f.name))
-        rows = pf.metadata.num_rows
-        rc = df.get("record_count")
-        if isinstance(rc, int) and rc != rows:
-            add("data.record-count", f"record_count is {rc}, the file has {rows} rows",
-                CLAUSE_DATA_FILE + " (record_count)", "record_count")
-        leaves = _arrow_leaves(arrow_schema)
-        if content == 0 and ctx.get("appended_by") is not None:
-            _check_appended_lineage(pf, arrow_schema, ctx["appended_by"], add)
-        if content == 1:
-            row = next((i for i, f in enumerate(arrow_schema) if field_id(f) == 2147483544), None)
-            nulls = pf.read(columns=[arrow_schema[row].name]).column(0).null_count if row is not None else 0
-            if nulls:
-                add("deletes.position-row-null", f"{nulls} delete row(s) have no row values; the row column is "
-                    "written for every delete or omitted", CLAUSE_POSITION_ROW, "file_path")
-            unknown = sorted(i for i in _nested_ids(arrow_schema[row].type) if i not in index) if row is not None else []
-            if unknown:
-                add("deletes.position-row-field-id", f"the row column holds field id(s) {unknown[:10]} that no schema "
-                    "of the table has", CLAUSE_POSITION_ROW, "file_path")
-        if content == 2:
-            missing = [i for i in df.get("equality_ids") or [] if i not in leaves]
-            if missing:
-                add("deletes.equality-field-missing", f"equality_ids {df.get('equality_ids')} name field(s) "
-                    f"{missing} the file does not hold", CLAUSE_DATA_FILE + " (equality_ids)", "equality_ids")
-            for why in equality_field_problems(df.get("equality_ids") or [], schemas):
-                add("deletes.equality-field-type", why, CLAUSE_EQUALITY_FIELDS, "equality_ids")
-        required = _required_ids(current) if content == 0 else set()
-        # partition fields to verify
-        # a file without field ids (reported above) cannot be matched to the partition sources
-        # (under a name mapping a file without field ids is no finding, but still cannot be matched)
-        no_ids = any(f.rule == "parquet.field-id-missing" for f in schema_findings) or not leaves
-        checks = _partition_checks(doc, ctx, df, index, leaves, add) if content == 0 and not no_ids else []
-        part_sources = {src for _, src, _, _, _ in checks}
-        stats: dict[int, ColumnStats] = {}
-        types: dict[int, IcebergType] = {}
-        for fid, (top, steps, at) in leaves.items():
-            cands = [t for _, t, _ in index.get(fid, [])]
-            if not cands:
-                continue
-            types[fid] = next((t for t in cands if arrow_matches(t, at)), cands[-1])
-            stats[fid] = ColumnStats(repeated=any(k != "struct" for k, _ in steps))
-        tops = sorted({leaves[fid][0] for fid in stats})
-        positions: list[tuple[str, int]] = []
-        want_positions = content == 1 and 2147483546 in leaves and 2147483545 in leaves
-        for rg in range(pf.num_row_groups):
-            try:
-                tbl = pf.read_row_group(rg, columns=[arrow_schema[i].name for i in tops]) if tops else None
-                if tbl is None:
-                    break
-                col_of = {i: tbl.column(n) for n, i in enumerate(tops)}
-                for fid, s in stats.items():
-                    top, steps, _ = leaves[fid]
-                    for chunk in col_of[top].chunks:
-                        arr, _rep, parent_nulls = leaf_arrays(chunk, steps)
-                        s.parent_nulls += parent_nulls
-                        accumulate(s, types[fid], arr, want_partition=fid in part_sources and not s.repeated)
-                if want_positions:
-                    fp = col_of[leaves[2147483546][0]].to_pylist()
-                    ps = col_of[leaves[2147483545][0]].to_pylist()
-                    positions.extend(zip(fp, ps))
-            except (OSError, ValueError) as e:  # corrupt pages: pyarrow's OSError, ArrowInvalid, bad UTF-8
-                out.append(Finding("data.unreadable", f"row group {rg} does not decode: {str(e).strip()[:300]}",
-                                   "Appendix A: Format-specific Requirements / Parquet", uri,
-                                   _bad_chunk(pf, rg, [arrow_schema[i].name for i in tops])))
-                return out  # metrics of a partly read file would be wrong: nothing more is compared
+
+def _open_parquet(fh: Any, local: str, uri: str, index: rp.FieldIndex, name_mapping: bool) -> _Opened:
+    """A Parquet file: field ids and physical/logical types per Appendix A and LogicalTypes.md
+    (:mod:`reference.parquet`), the Arrow types pyarrow derives; row groups as chunks; the
+    decimal byte order after the columns are read."""
+    out: list[Finding] = []
+    try:
+        pf = pq.ParquetFile(fh)
+        root = rp.parse_schema_text(str(pf.schema))
+        arrow_schema = pf.schema_arrow
+    except Exception as e:  # noqa: BLE001 - pyarrow raises OSError, ArrowInvalid, ... on a bad footer
+        return [Finding("data.unreadable", f"not a readable Parquet file: {str(e).strip()[:300]}",
+                        CLAUSE_PARQUET, uri, "footer (file metadata at the end of the file)")], None
+    schema_findings = rp.check_schema(root, index, file=uri, name_mapping=name_mapping)
+    out.extend(schema_findings)
+    out.extend(_annotation_findings(pf, uri))
+    flagged = {f.location.split(".")[0] for f in schema_findings}
+    for f in arrow_schema:
+        fid = field_id(f)
+        if fid is None or fid not in index or f.name in flagged:
+            continue
+        if not any(arrow_matches(t, f.type) for _, t, _ in index[fid]):
+            out.append(Finding("arrow.type-mapping", f"column {f.name!r} (field {fid}) reads as Arrow {f.type}, "
+                               f"which carries none of {[str(t) for _, t, _ in index[fid]]}",
+                               "Arrow Schema.fbs; Schemas and Data Types", uri, f.name))
+    # a file without field ids (reported above) cannot be matched to the partition sources
+    # (under a name mapping a file without field ids is no finding, but still cannot be matched)
+    no_ids = any(f.rule == "parquet.field-id-missing" for f in schema_findings)
+    return out, _Source(
+        arrow_schema, pf.metadata.num_rows, no_ids,
+        chunks=lambda names: (pf.read_row_group(rg, columns=names) for rg in range(pf.num_row_groups)),
+        where=lambda rg, names: _bad_chunk(pf, rg, names), clause=CLAUSE_PARQUET,
+        extra=lambda df, types, stats: _decimal_byte_order(local, pf, arrow_schema, df, types, stats, uri))
+
+
+def _open_orc(fh: Any, local: str, uri: str, index: rp.FieldIndex, name_mapping: bool) -> _Opened:
+    """An ORC file: its type attributes (``iceberg.id``, ``iceberg.required``) and types per
+    Appendix A (:mod:`reference.orc`); stripes as chunks; timestamps of microsecond types hold
+    whole microseconds."""
+    import pyarrow.orc as orc
+
+    try:
+        of = orc.ORCFile(fh)
+        schema, rows, stripes = of.schema, of.nrows, of.nstripes
+    except Exception as e:  # noqa: BLE001 - pyarrow raises OSError, ArrowInvalid, ... on a bad footer
+        return [Finding("data.unreadable", f"not a readable ORC file: {str(e).strip()[:300]}", CLAUSE_ORC, uri,
+                        "footer (file tail)")], None
+    found = ro.check_schema(schema, index, file=uri, name_mapping=name_mapping)
+    kept: dict[int, tuple[int, int | None]] = {}
+
+    def leaf(fid: int, t: IcebergType, arr: Any) -> None:
+        n, first = ro.untruncated(t, arr)
+        if n:
+            count, was = kept.get(fid, (0, None))
+            kept[fid] = (count + n, was if was is not None else first)
+
+    def extra(df: dict[str, Any], types: dict[int, IcebergType], stats: dict[int, ColumnStats]) -> list[Finding]:
+        return [Finding("orc.timestamp-nanos", f"{types[fid]} column (field {fid}) holds {n} value(s) with "
+                        f"nanoseconds kept, e.g. {first} ns from the epoch; writers truncate them to microseconds",
+                        ro.CLAUSE_NANOS, uri, f"column {fid}") for fid, (n, first) in sorted(kept.items())]
+    return found, _Source(
+        schema, rows, any(f.rule == "orc.field-id-missing" for f in found),
+        chunks=lambda names: (pa.Table.from_batches([of.read_stripe(i, columns=names)]) for i in range(stripes)),
+        where=lambda i, names: f"stripe {i}", clause=CLAUSE_ORC, extra=extra, leaf=leaf)
+
+
+def _open_avro(fh: Any, local: str, uri: str, index: rp.FieldIndex, name_mapping: bool) -> _Opened:
+    """An Avro file: the writer schema's ids and types per Appendix A
+    (:func:`reference.avro.check_data_schema`); its records decoded into one chunk."""
+    from iceberg_conformance.reference.avro import check_data_schema, from_avro, iter_container
+
+    def unreadable(e: SpecViolation) -> _Opened:
+        return [Finding(e.rule, f"cannot be read: {e.detail}", e.clause or CLAUSE_AVRO, uri,
+                        e.where or "file")], None
+    try:
+        writer_schema, _meta, records = iter_container(local)
+    except SpecViolation as e:
+        return unreadable(e)
+    found = check_data_schema(writer_schema, index, file=uri, name_mapping=name_mapping)
+    try:
+        file_type = from_avro(writer_schema, where="avro.schema")
+    except SpecViolation:
+        file_type = None  # reported above: the rows are counted, no column is matched
+    try:
+        if not isinstance(file_type, StructType):
+            table = pa.table({})
+            rows = sum(1 for _ in records)
+        else:
+            table = avro_table(file_type, records)
+            rows = table.num_rows
+    except SpecViolation as e:
+        return found + unreadable(e)[0], None
+    except (ValueError, TypeError, OverflowError, AttributeError) as e:  # a value Arrow does not take
+        return found + [Finding("data.unreadable", f"a value does not decode as its column's type: "
+                                f"{type(e).__name__}: {str(e)[:300]}", CLAUSE_AVRO, uri, "records")], None
+    return found, _Source(table.schema, rows, not isinstance(file_type, StructType),
+                          chunks=lambda names: iter([table.select(names)]), where=lambda i, names: "records",
+                          clause=CLAUSE_AVRO)
+
+
+_OPENERS: dict[str, Callable[..., _Opened]] = {"PARQUET": _open_parquet, "ORC": _open_orc, "AVRO": _open_avro}
+
+
+def _check_columns(run: CheckRun, uri: str, df: dict[str, Any], ctx: dict[str, Any], add: Callable[..., None],
+                   src: _Source, index: rp.FieldIndex, current: StructType | None) -> list[Finding]:
+    """The rules every format shares, on the columns of ``src`` by field id: record_count, the
+    metrics of every column, required columns without nulls, the partition values, the row
+    lineage columns of an appended file, and a delete file's columns (position deletes sorted
+    and inside their data files, the ``row`` column, the equality columns)."""
+    doc = run.doc
+    assert doc is not None
+    out: list[Finding] = []
+    content = df.get("content", 0)
+    schema = src.schema
+    rc = df.get("record_count")
+    if isinstance(rc, int) and rc != src.rows:
+        add("data.record-count", f"record_count is {rc}, the file has {src.rows} rows",
+            CLAUSE_DATA_FILE + " (record_count)", "record_count")
+    leaves = _arrow_leaves(schema)
+    if content == 0 and ctx.get("appended_by") is not None:
+        _check_appended_lineage(src, ctx["appended_by"], add)
+    if content == 1:
+        row = next((i for i, f in enumerate(schema) if field_id(f) == 2147483544), None)
+        nulls = src.read([schema[row].name]).column(0).null_count if row is not None else 0
+        if nulls:
+            add("deletes.position-row-null", f"{nulls} delete row(s) have no row values; the row column is "
+                "written for every delete or omitted", CLAUSE_POSITION_ROW, "file_path")
+        unknown = sorted(i for i in _nested_ids(schema[row].type) if i not in index) if row is not None else []
+        if unknown:
+            add("deletes.position-row-field-id", f"the row column holds field id(s) {unknown[:10]} that no schema "
+                "of the table has", CLAUSE_POSITION_ROW, "file_path")
+    if content == 2:
+        missing = [i for i in df.get("equality_ids") or [] if i not in leaves]
+        if missing:
+            add("deletes.equality-field-missing", f"equality_ids {df.get('equality_ids')} name field(s) "
+                f"{missing} the file does not hold", CLAUSE_DATA_FILE + " (equality_ids)", "equality_ids")
+        for why in equality_field_problems(df.get("equality_ids") or [], list(run.schemas()[0])):
+            add("deletes.equality-field-type", why, CLAUSE_EQUALITY_FIELDS, "equality_ids")
+    required = _required_ids(current) if content == 0 else set()
+    no_ids = src.no_ids or not leaves
+    checks = _partition_checks(doc, ctx, df, index, leaves, add) if content == 0 and not no_ids else []
+    part_sources = {src_id for _, src_id, _, _, _ in checks}
+    stats: dict[int, ColumnStats] = {}
+    types: dict[int, IcebergType] = {}
+    for fid, (top, steps, at) in leaves.items():
+        cands = [t for _, t, _ in index.get(fid, [])]
+        if not cands:
+            continue
+        types[fid] = next((t for t in cands if arrow_matches(t, at)), cands[-1])
+        stats[fid] = ColumnStats(repeated=any(k != "struct" for k, _ in steps))
+    tops = sorted({leaves[fid][0] for fid in stats})
+    names = [schema[i].name for i in tops]
+    positions: list[tuple[str, int]] = []
+    want_positions = content == 1 and 2147483546 in leaves and 2147483545 in leaves
+    chunk = 0
+    try:
+        for tbl in src.chunks(names) if tops else ():
+            col_of = {i: tbl.column(n) for n, i in enumerate(tops)}
+            for fid, s in stats.items():
+                top, steps, _ = leaves[fid]
+                for part in col_of[top].chunks:
+                    arr, _rep, parent_nulls = leaf_arrays(part, steps)
+                    s.parent_nulls += parent_nulls
+                    if src.leaf is not None:
+                        src.leaf(fid, types[fid], arr)
+                    accumulate(s, types[fid], arr, want_partition=fid in part_sources and not s.repeated)
+            if want_positions:
+                fp = col_of[leaves[2147483546][0]].to_pylist()
+                ps = col_of[leaves[2147483545][0]].to_pylist()
+                positions.extend(zip(fp, ps))
+            chunk += 1
+    except (OSError, ValueError) as e:  # corrupt pages or stripes: pyarrow's OSError, ArrowInvalid, bad UTF-8
+        where = src.where(chunk, names)
+        out.append(Finding("data.unreadable", f"{where} does not decode: {str(e).strip()[:300]}", src.clause, uri,
+                           where))
+        return out  # metrics of a partly read file would be wrong: nothing more is compared
     for fid, s in stats.items():
-        def add_metric(rule: str, msg: str, clause: str, loc: str) -> None:
-            add(rule, msg, clause, loc)
-        bound_types = [t for _, t, _ in index.get(fid, [])]
-        compare_stats(df, fid, types[fid], fid in required, s, add_metric, strict_counts=not s.repeated,
-                      bound_types=[types[fid]] + [t for t in bound_types if t != types[fid]])
-    for name, src, transform, src_type, expected_json in checks:
-        _compare_partition(name, src, transform, src_type, expected_json, stats.get(src), add)
-    if content == 0:
-        out.extend(_decimal_byte_order(local, pf, arrow_schema, df, types, stats, uri))
+        compare_stats(df, fid, types[fid], fid in required, s, lambda r, m, c, loc: add(r, m, c, loc),
+                      strict_counts=not s.repeated,
+                      bound_types=[types[fid]] + [t for _, t, _ in index.get(fid, []) if t != types[fid]])
+    for name, src_id, transform, src_type, expected_json in checks:
+        _compare_partition(name, src_id, transform, src_type, expected_json, stats.get(src_id), add)
+    if content == 0 and src.extra is not None:
+        out.extend(src.extra(df, types, stats))
     if want_positions:
         check_positions(positions, ctx.get("targets") or {}, add)
     return out
@@ -326,13 +454,13 @@ def _decimal_byte_order(local: str, pf: Any, arrow_schema: Any, df: dict[str, An
     return out
 
 
-def _check_appended_lineage(pf: Any, arrow_schema: Any, snapshot_id: int, add: Callable[..., None]) -> None:
+def _check_appended_lineage(src: _Source, snapshot_id: int, add: Callable[..., None]) -> None:
     """A data file ADDED by an ``append`` snapshot holds only new rows: where it materializes
     ``_row_id`` or ``_last_updated_sequence_number``, every value is null (Row lineage assignment)."""
-    names = {fid: f.name for f in arrow_schema if (fid := field_id(f)) is not None and fid in LINEAGE_COLUMNS}
+    names = {fid: f.name for f in src.schema if (fid := field_id(f)) is not None and fid in LINEAGE_COLUMNS}
     if not names:
         return
-    table = pf.read(columns=list(names.values()))
+    table = src.read(list(names.values()))
     found = non_null_lineage({fid: table.column(name).to_pylist() for fid, name in names.items()})
     for fid, (count, pos, value) in sorted(found.items()):
         what = "_row_id" if fid == 2147483540 else "_last_updated_sequence_number"
@@ -412,70 +540,6 @@ def _bad_chunk(pf: Any, rg: int, columns: list[str]) -> str:
         except (OSError, ValueError):
             return f"row group {rg}, column {name}"
     return f"row group {rg}"
-
-
-def _check_rows(run: CheckRun, df: dict[str, Any], ctx: dict[str, Any], add: Callable[..., None]) -> None:
-    """Avro and ORC data files, read through :func:`reference.scan.file_rows` (values by field
-    id): record count, metrics of columns reached through structs, partition values."""
-    doc = run.doc
-    assert doc is not None
-    schemas, current = run.schemas()
-    if current is None:
-        return
-    entry = rs.FileEntry(df, 0, int(ctx.get("spec_id") or 0))
-    try:
-        rows = rs.file_rows(doc, current, entry)
-    except (SpecViolation, OSError, ValueError) as e:
-        rule = e.rule if isinstance(e, SpecViolation) else "data.unreadable"
-        add(rule, f"cannot be read: {e}", "Appendix A: Format-specific Requirements", "file_path")
-        return
-    rc = df.get("record_count")
-    if isinstance(rc, int) and rc != len(rows):
-        add("data.record-count", f"record_count is {rc}, the file has {len(rows)} rows",
-            CLAUSE_DATA_FILE + " (record_count)", "record_count")
-    index = rp.index_fields(schemas)
-    required = _required_ids(current)
-    leaves: dict[int, tuple[list[int], IcebergType]] = {
-        fid: (list(info.ids), info.field_type) for fid, info in walk(current)
-        if info.through_structs and not isinstance(info.field_type, (StructType, ListType, MapType))}
-    checks = _partition_checks(doc, ctx, df, index, {}, add)
-    sources = {src for _, src, _, _, _ in checks}
-    stats: dict[int, ColumnStats] = {}
-    for fid, (path, t) in leaves.items():
-        s = ColumnStats()
-        for row in rows:
-            v: Any = row
-            parent_null = False
-            for i, step in enumerate(path):
-                v = v.get(step) if isinstance(v, dict) else None
-                if v is None and i < len(path) - 1:
-                    parent_null = True
-                    break
-            s.count += 1
-            if v is None:
-                s.nulls += 1
-                s.parent_nulls += parent_null
-                if fid in sources:
-                    s.partition_values.add(None)
-                continue
-            if isinstance(v, float) and math.isnan(v):
-                s.nans += 1
-                if fid in sources:
-                    s.partition_values.add("NaN")
-                continue
-            if fid in sources:
-                s.partition_values.add(v)
-            if isinstance(v, float) and v == 0.0:
-                s.zero_signs.add(math.copysign(1.0, v))
-            if s.lo is None or value_lt(v, s.lo):
-                s.lo = v
-            if s.hi is None or value_lt(s.hi, v):
-                s.hi = v
-        stats[fid] = s
-        compare_stats(df, fid, t, fid in required, s, lambda r, m, c, loc: add(r, m, c, loc), strict_counts=True,
-                      bound_types=[t] + [x for _, x, _ in index.get(fid, []) if x != t])
-    for name, src, transform, src_type, expected_json in checks:
-        _compare_partition(name, src, transform, src_type, expected_json, stats.get(src), add)
 
 
 def check_content_file(run: CheckRun, unit: Unit) -> list[Finding]:

@@ -23,7 +23,7 @@ from iceberg_conformance.reference.errors import SpecViolation
 from iceberg_conformance.reference.findings import Finding
 from iceberg_conformance.reference.puffin import read_puffin, validate_puffin
 from iceberg_conformance.reference.safeio import open_regular
-from iceberg_conformance.reference.scan import columns_by_id, FILE_PATH_ID, POS_ID, read_parquet
+from iceberg_conformance.reference.scan import columns_by_id, FILE_PATH_ID, POS_ID, read_arrow
 from iceberg_conformance.reference.schema import walk
 from iceberg_conformance.reference.types import DoubleType, FloatType, StructType, VariantType
 
@@ -142,12 +142,12 @@ def dv_positions(local: str, offset: int, size: int) -> tuple[int, ...] | None:
 
 def check_dv_merge(dv: dict[str, Any], files: list[dict[str, Any]],
                    readable: Callable[[str], bool] = lambda _p: True,
-                   rows_of: Callable[[str], dict[str, set[int]] | None] | None = None) -> list[Finding]:
+                   rows_of: Callable[[str, str], dict[str, set[int]] | None] | None = None) -> list[Finding]:
     """``dv.holds-position-deletes``: a deletion vector holds every position that the live
     position delete files applying to its data file (planned by ``checker.plan``) delete
     in that file. One finding per position delete file with missing positions, on the DV's
     manifest entry. ``readable`` says whether a local path may be read; ``rows_of`` reads a
-    position delete file (:func:`position_delete_rows` unless given)."""
+    position delete file of a file format (:func:`position_delete_rows` unless given)."""
     rows_of = rows_of or position_delete_rows
     out: list[Finding] = []
     local = local_path(str(dv["path"]))
@@ -165,9 +165,7 @@ def check_dv_merge(dv: dict[str, Any], files: list[dict[str, Any]],
         plocal = local_path(str(p["path"]))
         if plocal is None or not readable(plocal) or absent(plocal) is not None:
             continue
-        if not str(p["path"]).lower().endswith(".parquet"):
-            continue  # Avro/ORC delete files are reported as not checked by their own unit
-        rows = rows_of(plocal)
+        rows = rows_of(plocal, str(p.get("file_format") or "PARQUET"))
         if rows is None:
             continue
         missing = sorted(rows.get(ref, set()) - have)
@@ -187,7 +185,7 @@ def check_dv_merge(dv: dict[str, Any], files: list[dict[str, Any]],
 def check_dv_merge_unit(run: CheckRun, unit: Unit) -> list[Finding]:
     """A deletion vector against the older live position delete files of its data file."""
     return check_dv_merge(unit.context["dv"], unit.context.get("files") or [], lambda p: not run.outside(p),
-                          lambda p: run.recent("position-delete-rows", p, lambda: position_delete_rows(p)))
+                          lambda p, fmt: run.recent("position-delete-rows", p, lambda: position_delete_rows(p, fmt)))
 
 
 def check_puffin(run: CheckRun, unit: Unit) -> list[Finding]:
@@ -198,13 +196,13 @@ def check_puffin(run: CheckRun, unit: Unit) -> list[Finding]:
     return validate_puffin(local)
 
 
-def position_delete_rows(local: str) -> dict[str, set[int]] | None:
-    """A Parquet position delete file's rows, as data file path -> deleted positions (columns
-    found by field id, as :mod:`reference.scan` reads them); None when the file cannot be read
-    (reported by the file's own unit)."""
+def position_delete_rows(local: str, file_format: str = "PARQUET") -> dict[str, set[int]] | None:
+    """A position delete file's rows (Parquet, ORC or Avro), as data file path -> deleted
+    positions (columns found by field id, as :mod:`reference.scan` reads them); None when the
+    file cannot be read (reported by the file's own unit)."""
     out: dict[str, set[int]] | None
     try:
-        tbl = read_parquet(local)
+        tbl = read_arrow(local, file_format)
         cols = columns_by_id(tbl)
         if FILE_PATH_ID not in cols or POS_ID not in cols:
             return None
@@ -212,6 +210,6 @@ def position_delete_rows(local: str) -> dict[str, set[int]] | None:
         for fp, pos in zip(tbl.column(cols[FILE_PATH_ID]).to_pylist(), tbl.column(cols[POS_ID]).to_pylist()):
             if isinstance(fp, str) and isinstance(pos, int):
                 out.setdefault(fp, set()).add(pos)
-    except (OSError, ValueError):
+    except (OSError, ValueError, SpecViolation):
         out = None
     return out

@@ -63,6 +63,9 @@ def comparable(t: IcebergType, arr: Any) -> Any:
     if isinstance(t, DateType) and pa.types.is_date(arr.type):
         return arr.cast(pa.int32()) if pa.types.is_date32(arr.type) else arr
     if isinstance(t, (TimeType, TimestampType, TimestamptzType, TimestampNanoType, TimestamptzNanoType)):
+        if isinstance(t, (TimestampType, TimestamptzType)) and pa.types.is_timestamp(arr.type) \
+                and arr.type.unit == "ns":  # ORC's timestamps: microseconds of a microsecond type
+            arr = arr.cast(pa.timestamp("us", arr.type.tz), safe=False)
         if pa.types.is_timestamp(arr.type) or pa.types.is_time(arr.type):
             return arr.cast(pa.int64())
     return arr

@@ -1,7 +1,7 @@
 """Small tables for the checker's self-tests and the damage self-test.
 
 :func:`write_reference_table` writes a table with the reference writer (format v1, v2 or v3);
-:func:`commit_delete_file`, :func:`add_deletion_vector`, :func:`add_parquet_deletes` and
+:func:`commit_delete_file`, :func:`add_deletion_vector`, :func:`add_deletes` and
 :func:`add_position_deletes` commit one more snapshot onto such a table, adding a delete file in
 its own delete manifest (every recorded count, length and sequence number written as the spec
 says). :func:`write_pyiceberg_table` writes a partitioned v2 table of many types with PyIceberg
@@ -19,12 +19,14 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.orc as orc
 import pyarrow.parquet as pq
 
 from iceberg_conformance.reference import manifests as m
-from iceberg_conformance.reference.avro import read_container
+from iceberg_conformance.reference.arrow import from_arrow
+from iceberg_conformance.reference.avro import read_container, to_avro, write_container
 from iceberg_conformance.reference.puffin import deletion_vector_blob, read_puffin, write_puffin
-from iceberg_conformance.reference.types import StructType, parse_type
+from iceberg_conformance.reference.types import NestedField, parse_type, StructType
 from iceberg_conformance.reference.writer import write_table
 
 
@@ -130,16 +132,28 @@ def add_deletion_vector(md: str, positions: list[int], record_count: int | None 
         "content_offset": blob.offset, "content_size_in_bytes": blob.length})
 
 
-def add_parquet_deletes(md: str, content: int, rows: dict[str, list[Any]], types: dict[str, Any],
-                         equality_ids: list[int] | None = None) -> str:
-    """A new snapshot with a Parquet position (content 1) or equality (content 2) delete file in
-    the newest data file's partition; ``types`` maps column name to (Arrow type, field id)."""
+def add_deletes(md: str, content: int, rows: dict[str, list[Any]], types: dict[str, Any],
+                equality_ids: list[int] | None = None, file_format: str = "PARQUET") -> str:
+    """A new snapshot with a position (content 1) or equality (content 2) delete file in the
+    newest data file's partition, written as ``file_format`` (Parquet, ORC or Avro, field ids per
+    Appendix A: ``PARQUET:field_id``, the ``iceberg.id`` and ``iceberg.required`` ORC type
+    attributes, Avro ``field-id``); ``types`` maps column name to (Arrow type, field id)."""
     target = newest_data_file(md)
-    path = os.path.join(metadata_doc(md)["location"], "data", f"deletes-{content}.parquet")
-    schema = pa.schema([pa.field(n, t, nullable=False, metadata={b"PARQUET:field_id": str(fid).encode()})
+    fmt = file_format.upper()
+    path = os.path.join(metadata_doc(md)["location"], "data", f"deletes-{content}.{fmt.lower()}")
+    key, extra = (b"iceberg.id", {b"iceberg.required": b"true"}) if fmt == "ORC" else (b"PARQUET:field_id", {})
+    schema = pa.schema([pa.field(n, t, nullable=False, metadata={key: str(fid).encode(), **extra})
                         for n, (t, fid) in types.items()])
-    pq.write_table(pa.table(rows, schema=schema), path)
-    df: dict[str, Any] = {"content": content, "file_path": path, "file_format": "PARQUET",
+    table = pa.table(rows, schema=schema)
+    if fmt == "AVRO":
+        file_type = StructType(tuple(NestedField(fid, n, from_arrow(t), True) for n, (t, fid) in types.items()))
+        with open(path, "wb") as f:
+            write_container(f, to_avro(file_type), table.to_pylist(), {})
+    elif fmt == "ORC":
+        orc.write_table(table, path)
+    else:
+        pq.write_table(table, path)
+    df: dict[str, Any] = {"content": content, "file_path": path, "file_format": fmt,
                           "partition": target["partition"], "record_count": len(next(iter(rows.values()))),
                           "file_size_in_bytes": os.path.getsize(path)}
     if equality_ids is not None:
@@ -147,11 +161,12 @@ def add_parquet_deletes(md: str, content: int, rows: dict[str, list[Any]], types
     return commit_delete_file(md, df)
 
 
-def add_position_deletes(md: str, positions: list[int]) -> str:
-    """A new snapshot with a Parquet position delete file deleting ``positions`` of the newest data file."""
+def add_position_deletes(md: str, positions: list[int], file_format: str = "PARQUET") -> str:
+    """A new snapshot with a position delete file deleting ``positions`` of the newest data file."""
     target = newest_data_file(md)["file_path"]
-    return add_parquet_deletes(md, 1, {"file_path": [target] * len(positions), "pos": positions},
-                                {"file_path": (pa.string(), 2147483546), "pos": (pa.int64(), 2147483545)})
+    return add_deletes(md, 1, {"file_path": [target] * len(positions), "pos": positions},
+                       {"file_path": (pa.string(), 2147483546), "pos": (pa.int64(), 2147483545)},
+                       file_format=file_format)
 
 
 def write_pyiceberg_table(tmp_path: Path) -> str:
