@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The consumers lane (tox -e consumers, whose env has the `consumers` extra): the producer x
 # consumer x capability matrix. Every consumer reads every golden table, snapshot by snapshot.
-#   1. golden tables: $ICEBERG_CONFORMANCE_GOLDEN if set, else generated into a temp dir (Java 17)
+#   1. golden tables: those the ci lane wrote (.tox/golden) or $ICEBERG_CONFORMANCE_GOLDEN, generated
+#      when missing or older than the generators (.ci/golden.sh; needs Java 17)
 #   2. icebird (npm, pinned) into .tox/consumers/node unless $ICEBERG_CONFORMANCE_NODE_MODULES is set
 #   3. pytest suites/test_matrix.py: one test per table x consumer; every engine must be there
 #   4. report/matrix-consumers.{html,json,md}
@@ -14,13 +15,9 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/iceberg-conformance-consumers.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 say() { echo "consumers lane [$(( $(date +%s) - start ))s]: $*"; }
 
-if [ -z "${ICEBERG_CONFORMANCE_GOLDEN:-}" ]; then
-    say "generating golden tables into $work/golden"
-    python -m iceberg_conformance.suites.golden.generate --out "$work/golden"
-    export ICEBERG_CONFORMANCE_GOLDEN="$work/golden"
-else
-    say "reusing golden tables in $ICEBERG_CONFORMANCE_GOLDEN"
-fi
+. .ci/golden.sh
+golden_tables "$work/golden" | sed "s/^/consumers lane [$(( $(date +%s) - start ))s]: /"
+export ICEBERG_CONFORMANCE_GOLDEN="${ICEBERG_CONFORMANCE_GOLDEN:-$work/golden}"
 
 if [ -z "${ICEBERG_CONFORMANCE_NODE_MODULES:-}" ]; then
     node_dir="${TOX_ENV_DIR:-$PWD/.tox/consumers}/node"
@@ -40,7 +37,9 @@ say "reading every golden table with every consumer"
 rc=0
 # engines run native code in this process, which a signal cannot interrupt: a read hung past the
 # timeout ends the run from a watchdog thread (pytest-timeout's thread method), failing the lane
-python -m pytest suites/test_matrix.py -p no:cacheprovider --timeout 900 --timeout-method thread -v -o console_output_style=count \
+# two workers, each engine's tests in one of them (a Spark session, an engine's process made once)
+python -m pytest suites/test_matrix.py -p no:cacheprovider -n 2 --dist loadgroup \
+    --timeout 900 --timeout-method thread -o console_output_style=count \
     --junitxml=report/consumers-junit.xml "$@" || rc=$?
 say "writing report/matrix-consumers.{html,json,md}"
 python -m iceberg_conformance.suites.harness.consumer_matrix --cells "$work/cells" --golden "$ICEBERG_CONFORMANCE_GOLDEN" --out report

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The Spark lane (called by .ci/run through tox -e ci, whose env has the `spark` and `duckdb`
 # extras): Iceberg Java 1.10.2 through a local Spark 3.5, offline.
-#   1. write the golden tables into a temp dir (python -m iceberg_conformance.suites.golden.generate)
+#   1. the golden tables (python -m iceberg_conformance.suites.golden.generate) in
+#      $ICEBERG_CONFORMANCE_GOLDEN: tox's .tox/golden unless you set it, shared with the
+#      consumers lane (.ci/golden.sh says when they are reused)
 #   2. read them with every reader, check them with the table checker (also as Spark tasks),
 #      and run the vector suites against the java target
 # Installs nothing. Without Java 17 the tests SKIP with the reason.
@@ -13,12 +15,12 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/iceberg-conformance-spark.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
 if command -v java >/dev/null 2>&1 || [ -n "${JAVA_HOME:-}" ]; then
-    echo "spark lane: generating golden tables into $work/golden"
-    python -m iceberg_conformance.suites.golden.generate --out "$work/golden"
-    export ICEBERG_CONFORMANCE_GOLDEN="$work/golden"
-    cp "$work/golden/generation.json" report/spark-generation.json
+    . .ci/golden.sh
+    golden_tables "$work/golden"
+    golden="$ICEBERG_CONFORMANCE_GOLDEN"
+    cp "$golden/generation.json" report/spark-generation.json
     echo "spark lane: the release archive (vectors + golden tables), checked by its standard-library consumer"
-    python -m iceberg_conformance export --archive report/dist --golden "$work/golden"
+    python -m iceberg_conformance export --archive report/dist --golden "$golden"
     mkdir -p "$work/extract"
     tar -xzf report/dist/iceberg-conformance-vectors-*.tar.gz -C "$work/extract"
     rc=0

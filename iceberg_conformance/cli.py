@@ -19,6 +19,12 @@
 * ``iceberg-conformance bugs [--json] [--implementation I] [--kind K] [--all]`` lists the bugs
   Iceberg implementations shipped (the corpus, :mod:`iceberg_conformance.bugs`) with the case that
   reproduces each and the rule or vector that catches it.
+* ``iceberg-conformance scan TABLE --engine NAME [--snapshot ID | --ref NAME] [--filter JSON]
+  [--compare [ENGINE]]`` reads a table with any registered engine and prints its rows as JSON
+  lines; with ``--filter`` it checks the engine's filtered read against its own evaluation of
+  the condition, with ``--compare`` against another engine (default ``reference``). Exit code:
+  0 the reads agree, 1 rows differ or a read failed, 2 a usage error
+  (:mod:`iceberg_conformance.suites.engines.command`).
 * ``iceberg-conformance export DIR`` writes the vectors and an ``index.json`` of every case,
   for implementations that consume the vectors with their own test runner;
   ``export --archive DIR [--golden G]`` writes the release archive for other languages
@@ -280,6 +286,12 @@ def _export(args: argparse.Namespace, passthrough: list[str]) -> int:
 
 # --- the tree ---------------------------------------------------------------------------------
 
+def _scan(args: argparse.Namespace, passthrough: list[str]) -> int:
+    from iceberg_conformance.suites.engines.command import main_args
+
+    return main_args(args)
+
+
 def parser() -> argparse.ArgumentParser:
     """The kit's one argument parser."""
     top = argparse.ArgumentParser(prog="iceberg-conformance", description="A conformance kit for Apache Iceberg: run the "
@@ -330,6 +342,20 @@ def parser() -> argparse.ArgumentParser:
     bug.add_argument("--kind", action="append", default=[], choices=bugs.KINDS, help="only this kind (repeatable)")
     bug.add_argument("--all", action="store_true", help="list every record (default: those not yet reproduced)")
     bug.set_defaults(func=_bugs)
+    scan = sub.add_parser("scan", help="read a table with an engine (DuckDB, ClickHouse, Polars, Daft, DataFusion, "
+                                       "Spark SQL, PyIceberg, ...), optionally under a filter and against another",
+                          description="Read a table with any registered engine and print its rows (JSON lines). "
+                                      "With --filter, check the engine's filtered read against its own evaluation "
+                                      "of the condition; with --compare, against another engine's read.")
+    scan.add_argument("table", help="a metadata file or table directory (read only)")
+    scan.add_argument("--engine", required=True, help="the engine that reads (see --list-engines)")
+    which = scan.add_mutually_exclusive_group()
+    which.add_argument("--snapshot", type=int, help="snapshot id (default: the current snapshot)")
+    which.add_argument("--ref", help="branch or tag name")
+    scan.add_argument("--filter", help="a predicate in the JSON form of the expressions spec, or @FILE")
+    scan.add_argument("--compare", nargs="?", const="reference", metavar="ENGINE",
+                      help="also read with ENGINE (default: reference) and print the rows that differ")
+    scan.set_defaults(func=_scan)
     cov = sub.add_parser("coverage", help="how much of the spec the kit checks: per section, MUST and SHOULD "
                                           "coverage, every unchecked MUST with its reason")
     cov.add_argument("--json", action="store_true", help="JSON on stdout")

@@ -255,7 +255,7 @@ class TableScanning(Protocol):
         ``row_filter`` is a predicate in the JSON form of ``format/expressions-spec.md``
         (Appendix B; ``True``: every row), bound to the snapshot's schema. Rows are objects
         keyed by the top-level column names of that schema, values in the JSON single-value
-        form (Appendix D, as ``suites.engines.readers.canonical_rows`` writes them: structs keyed
+        form (Appendix D, as ``suites.engines.rows.canonical_rows`` writes them: structs keyed
         by field id, maps as ``{"keys": [...], "values": [...]}``, NaN and infinities as
         strings). Row order is not meaningful. :class:`Rejected` when the filter does not bind;
         :class:`Unsupported` for a filter or table the implementation cannot express or read."""

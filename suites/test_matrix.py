@@ -1,11 +1,17 @@
-"""The producer x consumer matrix: every consumer reads every golden table, snapshot by snapshot.
+"""The producer x consumer matrix: every consumer reads every golden table, snapshot by snapshot,
+unfiltered and under every row filter.
 
-One test per golden table x consumer (:data:`suites.engines.consumers.CONSUMERS`): every live
+One test per golden table x consumer (:data:`suites.engines.registry.ENGINES`): every live
 snapshot is read and compared, as a multiset of rows in the spec's JSON single-value form, with
 the rows its generator put there. A mismatch fails naming the table, snapshot, consumer and the
-rows that differ. Known bugs and unsupported features of an engine are data
-(``suites/engines/known-failures-consumers.json``), matched by table, consumer and the digest of
-the normalized problems: KNOWN-FAILURE (an xfail) or UNSUPPORTED (a skip) while the engine fails
+rows that differ.
+
+One test per golden table x row filter x consumer (``suites/golden/filters.json``): every live
+snapshot whose schema binds the filter is read under it, in the engine's own query form (SQL
+``WHERE``, a dataframe expression, the Iceberg expression), and judged with the engine's own
+semantics against its own unfiltered read of the snapshot (:mod:`suites.engines.filtering`). Known bugs and unsupported features of an engine are data
+(``suites/engines/known-failures-consumers.json``), matched by table (and filter), consumer and
+the digest of the normalized problems: KNOWN-FAILURE (an xfail) or UNSUPPORTED (a skip) while the engine fails
 exactly so, FAIL when it fails otherwise or no longer fails.
 
 The suite runs when ``$ICEBERG_CONFORMANCE_CONSUMERS`` is set (``all``, or consumer names
@@ -19,18 +25,27 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 
 from iceberg_conformance.reference.metadata import schema_by_id
-from iceberg_conformance.suites.harness import consumer_matrix as report
-from iceberg_conformance.suites.engines.consumers import CONSUMERS, Consumer, ReadRequest
-from iceberg_conformance.suites.engines.workspace import Workspace, digest, problem_lines, read_table
+from iceberg_conformance.suites.engines.filtering import JUDGED, judge_case
+from iceberg_conformance.suites.engines.process import ReaderCrashed, ReaderUnavailable
+from iceberg_conformance.suites.engines.registry import (
+    ENGINES, CaseRead, Engine, ReadRequest, SnapshotRead, error_text,
+)
+from iceberg_conformance.suites.engines.rows import canonical_rows, diff_rows
+from iceberg_conformance.suites.engines.workspace import (
+    Workspace, digest, normalize, normalize_error, problem_lines, read_table,
+)
+from iceberg_conformance.suites.golden import filters as golden_filters
 from iceberg_conformance.suites.golden import registry as golden
+from iceberg_conformance.suites.golden.filters import expected_rows
+from iceberg_conformance.suites.harness import consumer_matrix as report
 from iceberg_conformance.suites.harness.outcomes import not_judged
-from iceberg_conformance.suites.engines.readers import ReaderUnavailable
 
 
 ENV = "ICEBERG_CONFORMANCE_CONSUMERS"
@@ -48,16 +63,31 @@ pytestmark = [
 def _selected() -> list[str]:
     given = os.environ.get(ENV, "all")
     if given.strip() in ("", "all"):
-        return list(CONSUMERS)
+        return list(ENGINES)
     names = [n.strip() for n in given.split(",") if n.strip()]
-    unknown = [n for n in names if n not in CONSUMERS]
+    unknown = [n for n in names if n not in ENGINES]
     if unknown:
-        raise pytest.UsageError(f"${ENV}: unknown consumer(s) {unknown}; known: {list(CONSUMERS)}")
+        raise pytest.UsageError(f"${ENV}: unknown consumer(s) {unknown}; known: {list(ENGINES)}")
     return names
 
 
+def _group(consumer: str) -> Any:
+    """Tests of one consumer run in one worker under ``pytest -n N --dist loadgroup`` (the lane's
+    way): an engine's process, its reads of a table and the Spark session are made once. Spark
+    SQL and Iceberg Java's generic reader share Spark's JVM."""
+    return pytest.mark.xdist_group("jvm" if consumer in ("spark-sql", "java") else consumer)
+
+
 def _params() -> list[Any]:
-    return [pytest.param(t, c, id=f"{t}-{c}") for t in golden.REGISTRY for c in _selected()]
+    return [pytest.param(t, c, id=f"{t}-{c}", marks=_group(c)) for t in golden.REGISTRY for c in _selected()]
+
+
+def _filter_params() -> list[Any]:
+    """One param per table x consumer x filter, grouped so that one table's reads by one consumer
+    are made once (:func:`_scans`)."""
+    filters = golden_filters.load()
+    return [pytest.param(t, f["id"], c, id=f"{t}-{f['id']}-{c}", marks=_group(c))
+            for t in golden.REGISTRY for c in _selected() for f in filters.get(t, [])]
 
 
 def _plain_params() -> list[Any]:
@@ -65,7 +95,7 @@ def _plain_params() -> list[Any]:
     firsts: dict[str, str] = {}
     for name, t in golden.REGISTRY.items():
         firsts.setdefault(t.producer, name)
-    return [pytest.param(t, c, id=f"{t}-{c}") for c in _selected() if CONSUMERS[c].paths != "plain"
+    return [pytest.param(t, c, id=f"{t}-{c}", marks=_group(c)) for c in _selected() if ENGINES[c].paths != "plain"
             for t in firsts.values()]
 
 
@@ -76,7 +106,7 @@ def workspace(golden_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
     ws.close()
 
 
-def _consumer_info(c: Consumer) -> dict[str, Any]:
+def _consumer_info(c: Engine) -> dict[str, Any]:
     try:
         version = c.version()
     except Exception as e:  # a version lookup never fails the matrix
@@ -85,8 +115,8 @@ def _consumer_info(c: Consumer) -> dict[str, Any]:
             "time_travel": c.time_travel, "paths": c.paths}
 
 
-def _record(table: str, consumer: Consumer, test: str, verdict: report.Verdict, problems: list[dict[str, Any]],
-            dig: str, read: int) -> None:
+def _record(table: str, consumer: Engine, test: str, verdict: report.Verdict, problems: list[dict[str, Any]],
+            dig: str, read: int, row_filter: str = "", cases: dict[str, int] | None = None) -> None:
     out = os.environ.get(CELLS_ENV)
     if not out:
         return
@@ -96,20 +126,23 @@ def _record(table: str, consumer: Consumer, test: str, verdict: report.Verdict, 
            "problems": problems, "lines": problem_lines(problems), "digest": dig if problems else "",
            "capabilities": list(entry.get("capabilities", [])) if entry else [],
            "known": {k: entry[k] for k in ("kind", "reason", "upstream") if k in entry} if entry else None,
-           "nodeid": report.nodeid(table, consumer.name, test), "consumer_info": _consumer_info(consumer)}
+           "nodeid": report.nodeid(table, consumer.name, test, row_filter), "consumer_info": _consumer_info(consumer)}
+    if test == "filter":
+        rec["filter"] = row_filter
+        rec["cases"] = dict(cases or {})
     Path(out).mkdir(parents=True, exist_ok=True)
-    (Path(out) / f"{test}--{table}--{consumer.name}.json").write_text(json.dumps(rec, indent=1, ensure_ascii=False),
-                                                                     encoding="utf-8")
+    name = f"{test}--{table}--{row_filter + '--' if row_filter else ''}{consumer.name}.json"
+    (Path(out) / name).write_text(json.dumps(rec, indent=1, ensure_ascii=False), encoding="utf-8")
 
 
-def _conclude(table: str, consumer: Consumer, test: str, problems: list[dict[str, Any]], read: int,
-              head: str) -> None:
+def _conclude(table: str, consumer: Engine, test: str, problems: list[dict[str, Any]], read: int,
+              head: str, row_filter: str = "", cases: dict[str, int] | None = None) -> None:
     if not problems and read == 0:
         pytest.fail(f"{head}\nproblem:  no snapshot was read (the expected contents list no live snapshot)",
                     pytrace=False)
     dig = digest(problems)
-    verdict = report.judge(report.known_failures(), table, consumer.name, problems, dig, test)
-    _record(table, consumer, test, verdict, problems, dig, read)
+    verdict = report.judge(report.known_failures(), table, consumer.name, problems, dig, test, row_filter)
+    _record(table, consumer, test, verdict, problems, dig, read, row_filter, cases)
     if verdict.status == report.PASS:
         return
     body = "\n".join(problem_lines(problems, limit=40))
@@ -127,7 +160,7 @@ def _unavailable(consumer: str, e: Exception) -> None:
 
 @pytest.mark.parametrize(("table", "consumer"), _params())
 def test_consumer_reads_golden_table(golden_dir: Path, workspace: Workspace, table: str, consumer: str) -> None:
-    c = CONSUMERS[consumer]
+    c = ENGINES[consumer]
     doc = golden.load_expected(golden_dir, table, required=True)
     try:
         problems, read = read_table(c, workspace, doc)
@@ -144,7 +177,7 @@ def test_consumer_reads_plain_paths(golden_dir: Path, workspace: Workspace, tabl
     """A consumer that is given relocated copies is also given the table as written (absolute
     paths without a URI scheme, as Iceberg Java's Hadoop catalog and PyIceberg write them for a
     plain warehouse path): its current snapshot, named by the metadata file's plain path."""
-    c = CONSUMERS[consumer]
+    c = ENGINES[consumer]
     doc = golden.load_expected(golden_dir, table, required=True)
     metadata = workspace.table_copy(doc, "plain")   # the golden file, or a copy if the directory moved
     md = golden.read_metadata(metadata)
@@ -153,9 +186,6 @@ def test_consumer_reads_plain_paths(golden_dir: Path, workspace: Workspace, tabl
                           schema=schema_by_id(md)[snap["schema_id"]], table_metadata=md,
                           root=metadata.parents[len(Path(doc["metadata"]).parts) - 1])
     places = workspace.places(doc)
-    from iceberg_conformance.suites.engines.workspace import diff_rows, normalize, normalize_error
-    from iceberg_conformance.suites.engines.readers import canonical_rows
-
     problems: list[dict[str, Any]] = []
     read = 0
     try:
@@ -172,6 +202,117 @@ def test_consumer_reads_plain_paths(golden_dir: Path, workspace: Workspace, tabl
         problems.append({"snapshot": snap["label"], "error": normalize_error(f"{type(e).__name__}: {first}", places)})
     head = f"consumer: {consumer} ({c.title}), given the table as written\ntable:    {table} ({metadata})"
     _conclude(table, c, "plain-paths", problems, read, head)
+
+
+#: the scans of the table and consumer the last filter test read (tests are grouped by both)
+_SCANS: dict[tuple[str, str], dict[int, SnapshotRead]] = {}
+
+
+def _scan(consumer: Engine, request: ReadRequest, filters: dict[str, Any]) -> SnapshotRead:
+    """The snapshot read unfiltered and under each filter. An engine process that dies reading the
+    batch is asked again filter by filter, so a crash is the case of the filter that causes it."""
+    try:
+        return consumer.scan(request, filters)
+    except ReaderUnavailable:
+        raise
+    except ReaderCrashed as crash:
+        try:
+            out = consumer.scan(request, {})
+        except ReaderCrashed as e:
+            return SnapshotRead(base_error=f"ReaderCrashed: {e}")
+        for key, expr in filters.items():
+            try:
+                out.cases[key] = consumer.scan(request, {key: expr}).cases[key]
+            except ReaderCrashed as e:
+                out.cases[key] = CaseRead(pushed_error=f"ReaderCrashed: {e}", memory_error=f"ReaderCrashed: {crash}")
+        return out
+    except Exception as e:   # the engine failed before reading (opening the table): no base to judge with
+        return SnapshotRead(base_error=error_text(e))
+
+
+def _scans(workspace: Workspace, doc: dict[str, Any], consumer: Engine) -> dict[int, SnapshotRead]:
+    """Every live snapshot of the table read by the consumer unfiltered and under each filter
+    that binds the snapshot's schema, once per table and consumer."""
+    key = (doc["name"], consumer.name)
+    if key not in _SCANS:
+        _SCANS.clear()
+        filters = golden_filters.load().get(doc["name"], [])
+        out: dict[int, SnapshotRead] = {}
+        for snap in doc["snapshots"]:
+            if snap["expired"]:
+                continue
+            request = workspace.request(consumer, doc, snap["snapshot_id"])
+            binding = {f["id"]: f["filter"] for f in filters
+                       if expected_rows(request.schema, snap["rows"], f["filter"]) is not None}
+            if binding:
+                out[snap["snapshot_id"]] = _scan(consumer, request, binding)
+        _SCANS[key] = out
+    return _SCANS[key]
+
+
+@pytest.mark.parametrize(("table", "filter_id", "consumer"), _filter_params())
+def test_consumer_filters_golden_table(golden_dir: Path, workspace: Workspace, table: str, filter_id: str,
+                                       consumer: str) -> None:
+    """The consumer reads every live snapshot that binds the filter under it, in its own query
+    form; the rows must be its own unfiltered rows kept by its own evaluation of the condition."""
+    c = ENGINES[consumer]
+    doc = golden.load_expected(golden_dir, table, required=True)
+    f = next(x for x in golden_filters.load()[table] if x["id"] == filter_id)
+    try:
+        scans = _scans(workspace, doc, c)
+    except ReaderUnavailable as e:
+        _unavailable(consumer, e)
+        return
+    places = workspace.places(doc)
+    schemas = schema_by_id(golden.read_metadata(golden_dir / "warehouse" / doc["metadata"]))
+    problems: list[dict[str, Any]] = []
+    cases: Counter[str] = Counter()
+    reasons: list[str] = []
+    conditions: set[str] = set()
+    for snap in doc["snapshots"]:
+        read = scans.get(snap["snapshot_id"])
+        if read is None or filter_id not in read.cases:
+            continue
+        label = snap["label"] + (f" [{snap['ref']}]" if snap["ref"] != "main" else "")
+        case = read.cases[filter_id]
+        verdict = judge_case(c, schemas[snap["schema_id"]], snap["rows"], f["filter"], read, case, label)
+        cases[verdict.outcome] += 1
+        if case.condition:
+            conditions.add(case.condition)
+        if verdict.problem is not None:
+            cases["wrong"] += 1
+            p = dict(verdict.problem)
+            if "error" in p:
+                p["error"] = normalize_error(p["error"], places)
+            else:
+                p["rows"] = [normalize(x, places) for x in p["rows"]]
+            problems.append(p)
+        elif verdict.outcome == JUDGED:
+            cases["correct"] += 1
+        else:
+            reasons.append(f"{label}: {verdict.reason}")
+    if not sum(cases.values()):
+        pytest.fail(f"{table} > {filter_id}: the filter binds no live snapshot of the table", pytrace=False)
+    head = (f"consumer: {consumer} ({c.title})\ntable:    {table} ({golden.REGISTRY[table].producer}, "
+            f"v{doc['format_version']}: {doc['description']})\n"
+            f"filter:   {filter_id}: {f['description']} ({json.dumps(f['filter'], ensure_ascii=False)})\n"
+            f"as:       {' | '.join(sorted(conditions)) or '-'}\ntrap:     {f['trap']}")
+    if problems and c.filters == "none":
+        # no filter API: judged as a full read, whose differences are the table cell's
+        entry = report.find_entry(report.known_failures(), table, consumer)
+        if entry is not None:
+            status = report.UNSUPPORTED if entry["kind"] == "unsupported" else report.KNOWN
+            inherited = report.Verdict(status, f"judged as a full read: {entry['reason']}", entry)
+            _record(table, c, "filter", inherited, problems, digest(problems), cases[JUDGED], filter_id, cases)
+            if status == report.KNOWN:
+                pytest.xfail(f"known failure of {consumer} (its full read, table cell): {entry['reason']}")
+            not_judged(f"UNSUPPORTED by {consumer} (its full read, table cell): {entry['reason']}")
+    if not problems and not cases[JUDGED]:
+        # no translation, or no unfiltered read to judge against (the table cell reports that)
+        status = report.UNSUPPORTED if cases["unsupported"] else report.UNTESTED
+        _record(table, c, "filter", report.Verdict(status, "; ".join(reasons)), [], "", 0, filter_id, cases)
+        not_judged(f"{status} for {consumer}: " + "; ".join(reasons)[:1500])
+    _conclude(table, c, "filter", problems, cases[JUDGED], head, filter_id, cases)
 
 
 def test_capabilities_derived_from_expected_rows(golden_dir: Path) -> None:

@@ -20,12 +20,13 @@ from typing import Any
 
 import pytest
 
-from iceberg_conformance.suites.engines.readers import diff_rows
 from iceberg_conformance.reference.metadata import schema_by_id
 from iceberg_conformance.suites.golden import registry as golden
 from iceberg_conformance.suites.harness import known
 from iceberg_conformance.suites.harness.outcomes import not_judged
-from iceberg_conformance.suites.engines.readers import canonical_rows, read_spark
+from iceberg_conformance.suites.engines.process import ReaderUnavailable
+from iceberg_conformance.suites.engines.registry import ENGINES, ReadRequest
+from iceberg_conformance.suites.engines.rows import canonical_rows, diff_rows
 
 pytestmark = [
     pytest.mark.spark, pytest.mark.area("golden-tables"),
@@ -52,8 +53,6 @@ def _unsupported() -> list[known.KnownFailure]:
 
 @pytest.mark.parametrize("table", _other_producers())
 def test_iceberg_java_reads_table_of_other_producer(golden_dir: Path, table: str) -> None:
-    from iceberg_conformance.suites.spark import session
-
     doc = golden.load_expected(golden_dir, table)
     metadata = golden_dir / "warehouse" / doc["metadata"]
     schemas = schema_by_id(golden.read_metadata(metadata))
@@ -65,8 +64,8 @@ def test_iceberg_java_reads_table_of_other_producer(golden_dir: Path, table: str
         where = f"snapshot {snap['snapshot_id']} ({snap['label']})"
         schema = schemas[snap["schema_id"]]
         try:
-            rows = canonical_rows(schema, read_spark(metadata, snap["snapshot_id"], schema))
-        except session.SparkUnavailable as e:
+            rows = canonical_rows(schema, ENGINES["spark-sql"].read(ReadRequest.at(metadata, snap["snapshot_id"])))
+        except ReaderUnavailable as e:
             pytest.skip(f"needs Spark: {e}")
         except Exception as e:
             errors.append(f"{where}: {type(e).__name__}: {str(e)[:800]}")

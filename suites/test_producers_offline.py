@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from iceberg_conformance.suites.engines.readers import diff_rows
+from iceberg_conformance.suites.engines.rows import diff_rows
 from iceberg_conformance.suites.golden import registry as golden
 
 pytestmark = pytest.mark.area("golden-tables")

@@ -12,10 +12,13 @@ read by the scan." A missing row is a file or partition pruned wrongly, a delete
 wrong file, or a row filtered with the wrong semantics; an extra row is a filter not applied or
 a delete not applied.
 
-Readers: the kit's reference (``reference.scan.scan``), PyIceberg (``StaticTable.scan(row_filter=
-..., snapshot_id=...)``), Iceberg Java's generic reader through the Spark session's JVM (both
-through their ``table-scan`` adapters, :mod:`suites.targets`), and DuckDB's ``iceberg_scan``
-with a ``WHERE`` condition (scan only; a predicate with no SQL translation is UNSUPPORTED).
+Readers: the targets with the ``table-scan`` capability, whose filter is the Iceberg expression
+itself and whose semantics are therefore the spec's: the kit's reference (``reference.scan.scan``),
+PyIceberg (``StaticTable.scan(row_filter=..., snapshot_id=...)``) and Iceberg Java's generic reader
+(``IcebergGenerics``) through the Spark session's JVM (:mod:`suites.targets`, the same adapters
+the engine registry reads them with). Engines that take a filter in a query form of their own
+(SQL ``WHERE``, a dataframe expression: DuckDB, ClickHouse, DataFusion, Spark SQL, Polars, Daft)
+are judged with their own semantics in the consumer matrix (``suites/test_matrix.py``).
 
 ``test_plan`` judges the same scans' tasks (capability ``scan-plan``: each data file with the
 delete files attached to it) of the reference, PyIceberg and Iceberg Java: every data file holding
@@ -43,12 +46,12 @@ from iceberg_conformance.reference.errors import SpecViolation
 from iceberg_conformance.reference.schema import parse_schema
 from iceberg_conformance.suites.api import Rejected, Unsupported
 from iceberg_conformance.suites.golden import filters as golden_filters
+from iceberg_conformance.suites.golden.filters import expected_rows
 from iceberg_conformance.suites.golden import registry as golden
 from iceberg_conformance.suites.harness import known
 from iceberg_conformance.suites.harness.outcomes import advisory, unsupported
-from iceberg_conformance.suites.engines.readers import (
-    ReaderUnavailable, Untranslatable, canonical_rows, diff_rows, duckdb_where, read_duckdb,
-)
+from iceberg_conformance.suites.engines.process import ReaderUnavailable
+from iceberg_conformance.suites.engines.rows import diff_rows
 
 pytestmark = [
     pytest.mark.spark, pytest.mark.area("table-scan"),
@@ -57,7 +60,7 @@ pytestmark = [
 ]
 
 KNOWN_FILE = Path(__file__).parent / "engines" / "known-failures-scan.json"
-SCAN_READERS = ("reference", "pyiceberg", "java", "duckdb")
+SCAN_READERS = ("reference", "pyiceberg", "java")
 #: at least this many (table, snapshot, filter) cases, and this share of them selecting a
 #: non-empty proper subset of the snapshot's rows
 MIN_CASES, MIN_PROPER_SHARE = 200, 0.5
@@ -80,20 +83,6 @@ def _params(test: str = "test_scan", implementations: tuple[str, ...] | None = N
     return out
 
 
-def expected_rows(schema: dict[str, Any], rows: list[dict[str, Any]], row_filter: Any) -> list[dict[str, Any]] | None:
-    """The recorded rows of a snapshot where ``row_filter`` holds, or None when the snapshot's
-    schema lacks a column of the filter (no case). The reference's evaluator decides, bound to
-    the snapshot's schema, on each row keyed by field id."""
-    try:
-        bound = ex.bind(parse_schema(schema), ex.parse_expression(row_filter))
-    except SpecViolation as e:
-        if e.rule == "expressions.bind-unknown-field":
-            return None
-        raise
-    ids = {f["name"]: str(f["id"]) for f in schema["fields"]}
-    return [r for r in rows if ex.evaluate(bound, {ids[k]: v for k, v in r.items()})]
-
-
 @lru_cache(maxsize=None)
 def _target(name: str) -> Any:
     from iceberg_conformance.suites.targets import TargetLoadError, load_target
@@ -106,12 +95,6 @@ def _target(name: str) -> Any:
 
 def read(reader: str, metadata: Path, snapshot_id: int, schema: dict[str, Any], row_filter: Any) -> list[dict[str, Any]]:
     """The rows ``reader`` returns for the filter, in JSON single-value form."""
-    if reader == "duckdb":
-        try:
-            where = duckdb_where(schema, row_filter)
-        except Untranslatable as e:
-            raise Unsupported(f"no SQL translation: {e}") from None
-        return canonical_rows(schema, read_duckdb(metadata, snapshot_id, where, reuse=True))
     rows: list[dict[str, Any]] = _target(reader).scan(str(metadata), snapshot_id, row_filter)
     return rows
 

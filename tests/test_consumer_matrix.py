@@ -15,12 +15,13 @@ from typing import Any
 import pytest
 
 from iceberg_conformance.suites.harness import consumer_matrix as report
-from iceberg_conformance.suites.engines.consumers import CONSUMERS, Consumer, ReadRequest
+from iceberg_conformance.suites.engines.registry import ENGINES, Engine, ReadRequest, SnapshotRead
 from iceberg_conformance.suites.engines.workspace import (
     HttpServer, Workspace, digest, normalize_error, pinned, problem_lines, read_table,
 )
+from iceberg_conformance.suites.golden import filters as golden_filters
 from iceberg_conformance.suites.golden import registry as golden
-from iceberg_conformance.suites.engines.readers import diff_rows
+from iceberg_conformance.suites.engines.rows import diff_rows
 
 BUG = {"consumer": "duckdb", "table": "ref_v*_equality_deletes", "kind": "bug", "capabilities": ["equality-deletes"],
        "reason": "applies a partition's delete to another partition", "upstream": "none exists yet", "digest": "0123456789abcdef"}
@@ -123,14 +124,16 @@ def _tiny_table(tmp: Path) -> dict[str, Any]:
                            "rows": [{"id": 1}, {"id": 2}]}]}
 
 
-def _stand_in(rows_by_snapshot: dict[int, Any], **flags: Any) -> Consumer:
+def _stand_in(rows_by_snapshot: dict[int, Any], **flags: Any) -> Engine:
     def read(r: ReadRequest) -> list[dict[str, Any]]:
         got = rows_by_snapshot[r.snapshot_id if flags.get("time_travel", True)
                                else json.loads(r.metadata.read_text())["current-snapshot-id"]]
         if isinstance(got, Exception):
             raise got
         return list(got)
-    return Consumer("stand-in", "a stand-in", (), read, lambda: "0", **flags)
+    def scan(r: ReadRequest, filters: dict[str, Any]) -> SnapshotRead:
+        return SnapshotRead(base=read(r))
+    return Engine("stand-in", "a stand-in", (), read, scan, lambda: "0", **flags)
 
 
 def test_read_table_reports_the_snapshot_and_the_rows_that_differ(tmp_path: Path) -> None:
@@ -306,19 +309,33 @@ def test_known_failures_name_real_consumers_tables_and_capabilities() -> None:
     seen = set()
     for k in report.known_failures():
         where = f"{k['consumer']} on {k['table']}"
-        assert k["consumer"] in CONSUMERS, where
+        assert k["consumer"] in ENGINES, where
         assert k["kind"] in ("bug", "unsupported"), where
-        assert re.fullmatch(r"[0-9a-f]{16}", k["digest"]), where
         assert k["reason"] and k["differs"], where
         assert k["upstream"] == "none exists yet" or k["upstream"].startswith("https://"), where
-        tables = [t for t in golden.REGISTRY if report.as_known(k).matches(report.subject(t, k["consumer"], k.get("test", "table")))]
+        if k.get("test") == "filter":
+            # an entry about filter cases: one digest (and its differences) per case it lists
+            assert k["digests"] and set(k["differs"]) == set(k["digests"]), where
+            filters = golden_filters.load()
+            for case, dig in k["digests"].items():
+                table, _, fid = case.partition(" > ")
+                assert re.fullmatch(r"[0-9a-f]{16}", dig), f"{where}: {case}"
+                assert any(f["id"] == fid for f in filters.get(table, [])), f"{where}: no filter {case}"
+                assert report.as_known(k).matches(report.subject(table, k["consumer"], "filter", fid)), f"{where}: {case}"
+            tables = sorted({c.partition(" > ")[0] for c in k["digests"]})
+        else:
+            assert re.fullmatch(r"[0-9a-f]{16}", k["digest"]), where
+            tables = [t for t in golden.REGISTRY
+                      if report.as_known(k).matches(report.subject(t, k["consumer"], k.get("test", "table")))]
         assert tables, f"{where}: matches no golden table"
         assert k["capabilities"] and set(k["capabilities"]) <= set(caps), where
         for t in tables:
             assert any(t in caps[c]["tables"] for c in k["capabilities"]), f"{where}: {t} exercises none of {k['capabilities']}"
-        key = (k["consumer"], k["table"], k.get("test", "table"))
-        assert key not in seen, f"{where}: listed twice"
-        seen.add(key)
+        keys = ([(k["consumer"], "filter", case) for case in k["digests"]] if k.get("test") == "filter"
+                else [(k["consumer"], k.get("test", "table"), k["table"])])
+        for key in keys:
+            assert key not in seen, f"{where}: {key} listed twice"
+            seen.add(key)
 
 
 def test_not_run_entries_say_why() -> None:
@@ -326,7 +343,54 @@ def test_not_run_entries_say_why() -> None:
         assert s["consumer"] and s["reason"] and s["error"]
 
 
-@pytest.mark.parametrize("name", list(CONSUMERS))
+@pytest.mark.parametrize("name", list(ENGINES))
 def test_consumer_flags_are_what_the_harness_knows(name: str) -> None:
-    c = CONSUMERS[name]
+    c = ENGINES[name]
     assert c.paths in ("plain", "file-uri", "http") and c.packages and c.title
+
+
+# --- filter cases ----------------------------------------------------------------------------
+
+FILTER_BUG = {"consumer": "duckdb", "test": "filter", "table": "*", "filter": "*", "kind": "bug",
+              "capabilities": ["pre-1970"], "reason": "prunes pre-1970 partitions", "upstream": "none exists yet",
+              "digests": {"v2_transforms_temporal > dt-eq-1969-12-31": "0123456789abcdef"},
+              "differs": {"v2_transforms_temporal > dt-eq-1969-12-31": ["row count: expected 1, read 0"]}}
+
+
+def test_a_filter_entry_knows_only_the_cases_it_lists() -> None:
+    known = [FILTER_BUG]
+    v = report.judge(known, "v2_transforms_temporal", "duckdb", PROBLEM, "0123456789abcdef", "filter", "dt-eq-1969-12-31")
+    assert v.status == report.KNOWN
+    other = report.judge(known, "v2_transforms_temporal", "duckdb", PROBLEM, "0123456789abcdef", "filter", "dt-in-epoch-edges")
+    assert other.status == report.FAIL and other.entry is None
+    changed = report.judge(known, "v2_transforms_temporal", "duckdb", PROBLEM, "1111111111111111", "filter", "dt-eq-1969-12-31")
+    assert changed.status == report.FAIL and "0123456789abcdef" in changed.message
+    fixed = report.judge(known, "v2_transforms_temporal", "duckdb", [], "", "filter", "dt-eq-1969-12-31")
+    assert fixed.status == report.FAIL and "remove the entry" in fixed.message
+    # a table cell of the same consumer is not matched by an entry about filter cases
+    assert report.judge(known, "v2_transforms_temporal", "duckdb", PROBLEM, "0123456789abcdef").status == report.FAIL
+
+
+def _filter_record(table: str, row_filter: str, consumer: str, status: str, **cases: int) -> dict[str, Any]:
+    counts = {k: cases.get(k.replace("-", "_"), 0) for k in report.CASE_KINDS}
+    return {"table": table, "consumer": consumer, "producer": "spark", "test": "filter", "filter": row_filter,
+            "status": status, "message": "", "cases": counts, "problems": [], "lines": ["row count: expected 1, read 0"],
+            "digest": "0123456789abcdef" if status != report.PASS else "", "capabilities": [], "known": None}
+
+
+def test_filter_cells_count_cases_and_link_the_first_failing_test() -> None:
+    records = [_filter_record("v2_transforms_temporal", "dt-eq-1969-12-31", "duckdb", report.FAIL, judged=1, wrong=1),
+               _filter_record("v2_transforms_temporal", "dt-before-1970", "duckdb", report.PASS, judged=2, correct=2),
+               _filter_record("v2_transforms_temporal", "dt-before-1970", "icebird", report.UNSUPPORTED, unsupported=1)]
+    caps = [{"id": "pre-1970", "title": "Pre-1970 values", "group": "values", "tables": ["v2_transforms_temporal"]}]
+    doc = report.build(records, caps, {"duckdb": {"title": "DuckDB"}, "icebird": {"title": "icebird"}})
+    cells = {c["consumer"]: c for c in doc["filter_cells"]}
+    assert cells["duckdb"]["status"] == report.FAIL and cells["duckdb"]["cases"]["wrong"] == 1
+    assert cells["duckdb"]["cases"]["judged"] == 3 and cells["duckdb"]["failing"] == [["v2_transforms_temporal", "dt-eq-1969-12-31"]]
+    assert cells["icebird"]["status"] == report.UNSUPPORTED
+    assert doc["counts"]["filter_cases"] == {"judged": 3, "correct": 2, "wrong": 1, "unsupported": 1, "not-judged": 0}
+    page = report.render_html(doc)
+    assert "under row filters" in page and report.anchor("v2_transforms_temporal", "duckdb", "filter", "dt-eq-1969-12-31") in page
+    md = report.render_md(doc)
+    assert "FAIL (1 wrong of 3)" in md and "v2_transforms_temporal under filter dt-eq-1969-12-31" in md
+    assert report.nodeid("t", "duckdb", "filter", "f") == "suites/test_matrix.py::test_consumer_filters_golden_table[t-f-duckdb]"

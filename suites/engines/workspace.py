@@ -27,8 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from iceberg_conformance.reference.metadata import read_metadata, schema_by_id
-from iceberg_conformance.suites.engines.consumers import Consumer, ReadRequest
-from iceberg_conformance.suites.engines.readers import ReaderUnavailable, canonical_rows, diff_rows
+from iceberg_conformance.suites.engines.process import ReaderUnavailable
+from iceberg_conformance.suites.engines.registry import Engine, ReadRequest
+from iceberg_conformance.suites.engines.rows import canonical, canonical_rows, diff_rows
 
 #: at most this many differing rows are listed per snapshot (the digest covers all of them)
 MAX_ROWS = 12
@@ -154,7 +155,7 @@ class Workspace:
             self._copies[key] = where / doc["metadata"]
         return self._copies[key]
 
-    def request(self, consumer: Consumer, doc: dict[str, Any], snapshot_id: int) -> ReadRequest:
+    def request(self, consumer: Engine, doc: dict[str, Any], snapshot_id: int) -> ReadRequest:
         metadata = self.table_copy(doc, consumer.paths)
         md = read_metadata(metadata)
         schema = schema_by_id(md)[next(s["schema_id"] for s in doc["snapshots"] if s["snapshot_id"] == snapshot_id)]
@@ -221,7 +222,7 @@ def digest(problems: list[dict[str, Any]]) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
 
 
-def read_table(consumer: Consumer, ws: Workspace, doc: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
+def read_table(consumer: Engine, ws: Workspace, doc: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
     """Read every live snapshot of the golden table ``doc`` with ``consumer``; return the normalized
     problems (``[{"snapshot": label, "error": text} | {"snapshot": label, "rows": [...], "count": n}]``)
     and the number of snapshots read. Raises ReaderUnavailable when the engine is absent."""
@@ -258,8 +259,6 @@ def read_table(consumer: Consumer, ws: Workspace, doc: dict[str, Any]) -> tuple[
 
 def bad_column(schema: dict[str, Any], rows: list[dict[str, Any]]) -> str:
     """``"column C holds <type> <value>: "`` for the first value that has no canonical form."""
-    from iceberg_conformance.suites.engines.readers import canonical
-
     types = {f["name"]: f["type"] for f in schema["fields"]}
     for r in rows:
         for k, v in r.items():

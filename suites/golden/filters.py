@@ -12,6 +12,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from iceberg_conformance.reference import expressions as ex
+from iceberg_conformance.reference.errors import SpecViolation
+from iceberg_conformance.reference.schema import parse_schema
+
 FILTERS_FILE = Path(__file__).resolve().parent / "filters.json"
 
 
@@ -19,3 +23,17 @@ def load(path: Path = FILTERS_FILE) -> dict[str, list[dict[str, Any]]]:
     """Table name -> its filters."""
     data: dict[str, list[dict[str, Any]]] = json.loads(path.read_text(encoding="utf-8"))["tables"]
     return data
+
+
+def expected_rows(schema: dict[str, Any], rows: list[dict[str, Any]], row_filter: Any) -> list[dict[str, Any]] | None:
+    """The rows (JSON single-value form, keyed by top-level column name) where ``row_filter``
+    holds in the spec's semantics, or None when ``schema`` lacks a column of the filter (no
+    case). The reference's evaluator decides, bound to ``schema``, on each row keyed by field id."""
+    try:
+        bound = ex.bind(parse_schema(schema), ex.parse_expression(row_filter))
+    except SpecViolation as e:
+        if e.rule == "expressions.bind-unknown-field":
+            return None
+        raise
+    ids = {f["name"]: str(f["id"]) for f in schema["fields"]}
+    return [r for r in rows if ex.evaluate(bound, {ids.get(k, k): v for k, v in r.items()})]

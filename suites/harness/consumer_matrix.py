@@ -30,7 +30,7 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from iceberg_conformance.suites import engines
 from iceberg_conformance.suites.harness.known import KnownFailure, first_match
@@ -77,36 +77,61 @@ class Verdict:
     entry: dict[str, Any] | None = None
 
 
-def subject(table: str, consumer: str, test: str = "table") -> str:
-    """What a consumer-matrix known failure is matched against (its ``table`` may be a glob)."""
+def subject(table: str, consumer: str, test: str = "table", row_filter: str = "") -> str:
+    """What a consumer-matrix known failure is matched against (its ``table`` and ``filter`` may
+    be globs): ``table: T > C``, ``plain-paths: T > C``, ``filter: T > F > C``."""
+    if test == "filter":
+        return f"filter: {table} > {row_filter or '*'} > {consumer}"
     return f"{test}: {table} > {consumer}"
 
 
 def as_known(entry: dict[str, Any]) -> KnownFailure:
     """A consumer-matrix entry as a known failure of the one matcher."""
-    return KnownFailure(subject(entry["table"], entry["consumer"], entry.get("test", "table")), entry.get("reason", ""),
-                        entry.get("upstream", ""), None, entry)
+    return KnownFailure(subject(entry["table"], entry["consumer"], entry.get("test", "table"), entry.get("filter", "*")),
+                        entry.get("reason", ""), entry.get("upstream", ""), None, entry)
 
 
-def find_entry(known: list[dict[str, Any]], table: str, consumer: str, test: str = "table") -> dict[str, Any] | None:
-    """The known-failure entry for this table, consumer and test (``table`` may be a glob)."""
+def find_entry(known: list[dict[str, Any]], table: str, consumer: str, test: str = "table",
+               row_filter: str = "") -> dict[str, Any] | None:
+    """The known-failure entry for this table, consumer, test (and filter). Entries about filter
+    cases list their cases (``digests``): the first entry listing this case."""
+    if test == "filter":
+        subj = subject(table, consumer, test, row_filter)
+        return next((e for e in known if e.get("test") == "filter" and as_known(e).matches(subj)
+                     and recorded_digest(e, table, row_filter) is not None), None)
     k = first_match((as_known(e) for e in known), subject(table, consumer, test))
     return k.entry if k is not None else None
 
 
+def case_key(table: str, row_filter: str) -> str:
+    """How an entry of filter cases names one case in its ``digests``."""
+    return f"{table} > {row_filter}"
+
+
+def recorded_digest(entry: dict[str, Any], table: str, row_filter: str = "") -> str | None:
+    """The digest an entry records for this table (and filter): an entry about filter cases
+    holds one digest per case in ``digests``."""
+    if "digests" in entry:
+        found = entry["digests"].get(case_key(table, row_filter))
+        return str(found) if found is not None else None
+    return str(entry["digest"])
+
+
 def judge(known: list[dict[str, Any]], table: str, consumer: str, problems: list[dict[str, Any]],
-          digest: str, test: str = "table") -> Verdict:
-    """The status of a table x consumer test from its problems and the known-failure data."""
-    entry = find_entry(known, table, consumer, test)
+          digest: str, test: str = "table", row_filter: str = "") -> Verdict:
+    """The status of a consumer test from its problems and the known-failure data."""
+    entry = find_entry(known, table, consumer, test, row_filter)
+    what = f"{table} > {row_filter}" if test == "filter" else table
     if not problems:
         if entry is not None:
-            return Verdict(FAIL, f"known-failures-consumers.json lists {consumer} on {table} ({entry['reason']}), "
+            return Verdict(FAIL, f"known-failures-consumers.json lists {consumer} on {what} ({entry['reason']}), "
                                  "but it read every snapshot with the expected rows: remove the entry", entry)
         return Verdict(PASS, "")
     if entry is None:
         return Verdict(FAIL, "no known-failure entry matches")
-    if entry["digest"] != digest:
-        return Verdict(FAIL, f"the known failure of {consumer} on {table} is recorded with digest {entry['digest']}, "
+    recorded = recorded_digest(entry, table, row_filter)
+    if recorded != digest:
+        return Verdict(FAIL, f"the known failure of {consumer} on {what} is recorded with digest {recorded}, "
                              f"these problems have digest {digest}: the engine now fails differently", entry)
     status = UNSUPPORTED if entry["kind"] == "unsupported" else KNOWN
     return Verdict(status, entry["reason"], entry)
@@ -131,8 +156,10 @@ def cell_status(records: list[dict[str, Any]], cap_id: str) -> tuple[str, list[d
     """The status of a capability cell from the records of its tables, and the records that count."""
     counted = []
     for r in records:
-        if r["status"] in (KNOWN, UNSUPPORTED) and cap_id not in (r.get("capabilities") or []):
+        if r["status"] in (KNOWN, UNSUPPORTED) and r.get("known") and cap_id not in (r.get("capabilities") or []):
             continue   # a known failure about another capability of this table says nothing here
+        if r["status"] == UNTESTED:
+            continue   # a filter case with no unfiltered read to judge against (the table cell says why)
         counted.append(r)
     if not records:
         return "", []
@@ -149,7 +176,7 @@ def build(records: list[dict[str, Any]], caps: list[dict[str, Any]], consumers: 
     """The matrix document: per-table records, capability cells, counts."""
     table_records = [r for r in records if r.get("test", "table") == "table"]
     path_records = [r for r in records if r.get("test") == "plain-paths"]
-    producers = sorted({r["producer"] for r in table_records}, key=lambda p: (p != "spark", p))
+    producers = sorted({r["producer"] for r in records}, key=lambda p: (p != "spark", p))
     consumer_names = [c for c in consumers if any(r["consumer"] == c for r in records)]
     for s in skipped or []:
         if s["consumer"] not in consumer_names:
@@ -187,12 +214,38 @@ def build(records: list[dict[str, Any]], caps: list[dict[str, Any]], consumers: 
                               "status": NOT_RUN, "tables": [], "note": s["reason"]})
     counts = {s: sum(1 for r in table_records if r["status"] == s) for s in STATUSES}
     cell_counts = {s: sum(1 for c in cells if c["status"] == s) for s in STATUSES}
+    filter_records = [r for r in records if r.get("test") == "filter"]
+    filter_cells = []
+    for cap in caps:
+        for producer in producers:
+            for consumer in consumer_names:
+                rs = [r for r in filter_records if r["consumer"] == consumer and r["producer"] == producer
+                      and r["table"] in cap["tables"]]
+                if not rs:
+                    continue
+                status, counted = cell_status(rs, cap["id"])
+                filter_cells.append({"capability": cap["id"], "producer": producer, "consumer": consumer,
+                                     "status": status, "cases": case_counts(counted),
+                                     "failing": [[r["table"], r["filter"]] for r in counted if r["status"] != PASS]})
     return {"consumers": {c: consumers.get(c, {}) for c in consumer_names}, "producers": producers,
             "tables": sorted({r["table"] for r in table_records}),
             "capabilities": [{k: cap[k] for k in ("id", "title", "group", "tables", "missing") if k in cap} for cap in caps],
-            "records": sorted(records, key=lambda r: (r["table"], r["consumer"], r.get("test", "table"))),
-            "cells": cells, "not_run": skipped or [],
-            "counts": {"table_x_consumer": counts, "capability_cells": cell_counts}}
+            "records": sorted(records, key=lambda r: (r["table"], r["consumer"], r.get("test", "table"), r.get("filter", ""))),
+            "cells": cells, "filter_cells": filter_cells, "not_run": skipped or [],
+            "counts": {"table_x_consumer": counts, "capability_cells": cell_counts,
+                       "filter_tests": {s: sum(1 for r in filter_records if r["status"] == s) for s in STATUSES},
+                       "filter_cases": case_counts(filter_records),
+                       "filter_cases_by_consumer": {c: case_counts([r for r in filter_records if r["consumer"] == c])
+                                                    for c in consumer_names}}}
+
+
+#: what the cases of filter tests came to (suites.engines.filtering): judged and of those correct
+#: or wrong, unsupported (no translation), not judged (no unfiltered read to judge against)
+CASE_KINDS = ("judged", "correct", "wrong", "unsupported", "not-judged")
+
+
+def case_counts(records: list[dict[str, Any]]) -> dict[str, int]:
+    return {k: sum(int((r.get("cases") or {}).get(k, 0)) for r in records) for k in CASE_KINDS}
 
 
 # --- rendering -------------------------------------------------------------------------------
@@ -202,13 +255,17 @@ COLORS = {PASS: "#2e9d4f", FAIL: "#d7263d", KNOWN: "#f29e4c", UNSUPPORTED: "#8d9
 SHORT = {PASS: "✓", FAIL: "✗", KNOWN: "K", UNSUPPORTED: "U", UNTESTED: "·", NOT_RUN: "N", "": ""}
 
 
-def anchor(table: str, consumer: str, test: str = "table") -> str:
-    return f"r-{test}-{table}-{consumer}"
+def anchor(table: str, consumer: str, test: str = "table", row_filter: str = "") -> str:
+    return f"r-{test}-{table}-{row_filter + '-' if row_filter else ''}{consumer}"
 
 
-def nodeid(table: str, consumer: str, test: str = "table") -> str:
-    fn = "test_consumer_reads_golden_table" if test == "table" else "test_consumer_reads_plain_paths"
-    return f"{TEST_FILE}::{fn}[{table}-{consumer}]"
+TEST_FUNCTIONS = {"table": "test_consumer_reads_golden_table", "plain-paths": "test_consumer_reads_plain_paths",
+                  "filter": "test_consumer_filters_golden_table"}
+
+
+def nodeid(table: str, consumer: str, test: str = "table", row_filter: str = "") -> str:
+    param = f"{table}-{row_filter}-{consumer}" if test == "filter" else f"{table}-{consumer}"
+    return f"{TEST_FILE}::{TEST_FUNCTIONS[test]}[{param}]"
 
 
 def render_md(doc: dict[str, Any]) -> str:
@@ -229,17 +286,40 @@ def render_md(doc: dict[str, Any]) -> str:
             if any(row):
                 lines.append(f"| {cap['title']} | " + " | ".join(s or "–" for s in row) + " |")
         lines.append("")
+    fc = doc["counts"].get("filter_cases") or {}
+    if fc.get("judged") or fc.get("unsupported") or fc.get("not-judged"):
+        fby = {(x["capability"], x["producer"], x["consumer"]): x for x in doc.get("filter_cells", [])}
+        lines += ["## Under row filters", "",
+                  f"{sum(doc['counts']['filter_tests'].values())} table x filter x consumer tests; "
+                  f"(table, snapshot, filter) cases: " + ", ".join(f"{k} {v}" for k, v in fc.items()), "",
+                  "| consumer | " + " | ".join(CASE_KINDS) + " |", "|---|" + "---|" * len(CASE_KINDS)]
+        for k in consumers:
+            by_kind = doc["counts"]["filter_cases_by_consumer"].get(k, {})
+            lines.append(f"| {k} | " + " | ".join(str(by_kind.get(x, 0)) for x in CASE_KINDS) + " |")
+        lines.append("")
+        for producer in doc["producers"]:
+            lines += [f"### Filtered reads of tables written by {producer}", "",
+                      "| capability | " + " | ".join(consumers) + " |", "|---|" + "---|" * len(consumers)]
+            for cap in doc["capabilities"]:
+                row = [fby.get((cap["id"], producer, k)) for k in consumers]
+                if any(row):
+                    lines.append(f"| {cap['title']} | " + " | ".join(_filter_cell_text(x) for x in row) + " |")
+            lines.append("")
     lines += ["## Table x consumer", "", "| table | " + " | ".join(consumers) + " |", "|---|" + "---|" * len(consumers)]
     rec = {(r["table"], r["consumer"]): r for r in doc["records"] if r.get("test", "table") == "table"}
     for t in doc["tables"]:
         lines.append(f"| {t} | " + " | ".join(rec.get((t, k), {}).get("status", "–") for k in consumers) + " |")
     lines += ["", "## Not passing", ""]
+    quiet = []
     for r in doc["records"]:
         if r["status"] == PASS:
             continue
+        if r.get("test") == "filter" and r["status"] in (UNSUPPORTED, UNTESTED) and not r.get("problems"):
+            quiet.append(r)
+            continue
         k = r.get("known") or {}
-        lines.append(f"### {r['status']}: {r['consumer']} on {r['table']}" + (" (paths as written)" if r.get("test") == "plain-paths" else ""))
-        lines.append(f"test: `{nodeid(r['table'], r['consumer'], r.get('test', 'table'))}`")
+        lines.append(f"### {r['status']}: {r['consumer']} on {_subject_text(r)}")
+        lines.append(f"test: `{nodeid(r['table'], r['consumer'], r.get('test', 'table'), r.get('filter', ''))}`")
         if k:
             lines.append(f"reason: {k['reason']}  ")
             lines.append(f"upstream: {upstream(k)}  ")
@@ -247,9 +327,30 @@ def render_md(doc: dict[str, Any]) -> str:
         lines.append("```")
         lines += r.get("lines", [])[:30]
         lines += ["```", ""]
+    if quiet:
+        lines += ["## Filter cases not judged", "", "| status | consumer | table > filter | why |", "|---|---|---|---|"]
+        lines += [f"| {r['status']} | {r['consumer']} | {r['table']} > {r['filter']} | {r.get('message', '')[:200]} |"
+                  for r in quiet]
+        lines.append("")
     for s in doc["not_run"]:
         lines.append(f"- NOT-RUN {s['consumer']}: {s['reason']} (`{s.get('error', '')}`)")
     return "\n".join(lines) + "\n"
+
+
+def _subject_text(r: dict[str, Any]) -> str:
+    test = r.get("test", "table")
+    if test == "filter":
+        return f"{r['table']} under filter {r['filter']}"
+    return r["table"] + (" (paths as written)" if test == "plain-paths" else "")
+
+
+def _filter_cell_text(cell: dict[str, Any] | None) -> str:
+    if not cell:
+        return "–"
+    c = cell["cases"]
+    if cell["status"] in (FAIL, KNOWN):
+        return f"{cell['status']} ({c['wrong']} wrong of {c['judged']})"
+    return f"{cell['status']} ({c['judged']} cases)" if c["judged"] else cell["status"]
 
 
 CSS = """
@@ -270,9 +371,9 @@ tr.grp td{background:#f4f4f4;color:#555;font-weight:600;text-align:left;padding:
 """
 
 
-def _td(status: str, title: str, href: str = "") -> str:
+def _td(status: str, title: str, href: str = "", text: str | None = None) -> str:
     color = COLORS.get(status, "#fff")
-    inner = html.escape(SHORT.get(status, ""))
+    inner = html.escape(SHORT.get(status, "") if text is None else text)
     if href:
         inner = f'<a href="#{html.escape(href)}">{inner}</a>'
     fg = "#666" if status == UNTESTED else "#fff"
@@ -298,32 +399,18 @@ def render_html(doc: dict[str, Any]) -> str:
     out.append("<h2>Capability x consumer</h2><p>One square per producer of the tables: "
                + ", ".join(f"{p[:1].upper()} = {html.escape(p)}" for p in producers)
                + ". Hover for the tables; a coloured square that is not a pass links to its test and rows.</p>")
-    out.append("<table class='hm'><tr><th class='cap'>capability</th>"
-               + "".join(f"<th colspan='{len(producers)}' title='{html.escape(str(doc['consumers'][k].get('title', k)))}'>"
-                         f"{html.escape(k)}</th>" for k in consumers) + "</tr>")
-    out.append("<tr><th></th>" + "".join(f"<th class='sub' title='{html.escape(p)}'>{html.escape(p[:1].upper())}</th>"
-                                         for _ in consumers for p in producers) + "</tr>")
-    group = None
-    for cap in doc["capabilities"]:
-        if cap.get("group") != group:
-            group = cap.get("group")
-            out.append(f"<tr class='grp'><td colspan='{1 + len(consumers) * len(producers)}'>{html.escape(str(group))}</td></tr>")
-        label = html.escape(cap["title"]) + (" <small>(no golden table)</small>" if not cap["tables"] else "")
-        row = [f"<td class='lbl' title='{html.escape(', '.join(cap['tables']) or cap.get('missing', ''))}'>{label}</td>"]
-        for k in consumers:
-            for p in producers:
-                cell = by.get((cap["id"], p, k))
-                if cell is None:
-                    row.append(_td("", f"{k} / {p}: no golden table of {p} exercises this"))
-                    continue
-                failing = cell.get("failing") or []
-                href = anchor(failing[0], k) if failing else ""
-                title = (f"{cap['title']} - {k} reading tables of {p}: {cell['status']}\n"
-                         f"tables: {', '.join(cell['tables'])}" + (f"\nnot passing: {', '.join(failing)}" if failing else "")
-                         + (f"\n{cell['note']}" if cell.get("note") else ""))
-                row.append(_td(cell["status"], title, href))
-        out.append("<tr>" + "".join(row) + "</tr>")
-    out.append("</table>")
+    def table_cell(cap: dict[str, Any], k: str, p: str) -> str:
+        cell = by.get((cap["id"], p, k))
+        if cell is None:
+            return _td("", f"{k} / {p}: no golden table of {p} exercises this")
+        failing = cell.get("failing") or []
+        title = (f"{cap['title']} - {k} reading tables of {p}: {cell['status']}\n"
+                 f"tables: {', '.join(cell['tables'])}" + (f"\nnot passing: {', '.join(failing)}" if failing else "")
+                 + (f"\n{cell['note']}" if cell.get("note") else ""))
+        return _td(cell["status"], title, anchor(failing[0], k) if failing else "")
+
+    out += _capability_rows(doc, consumers, producers, table_cell, lambda cap: True)
+    out += _filter_heatmap_html(doc, consumers, producers)
     out.append("<h2>Table x consumer</h2><table class='hm'><tr><th class='cap'>table (producer)</th>"
                + "".join(f"<th>{html.escape(k)}</th>" for k in consumers) + "</tr>")
     producer_of = {r["table"]: r["producer"] for r in doc["records"]}
@@ -343,15 +430,15 @@ def render_html(doc: dict[str, Any]) -> str:
         if r["status"] == PASS:
             continue
         test = r.get("test", "table")
+        row_filter = r.get("filter", "")
         k = r.get("known") or {}
         link = upstream(k) if k else ""
         link_html = (f"<a href='{html.escape(link)}'>{html.escape(link)}</a>" if link.startswith("http")
                      else html.escape(link))
-        out.append(f"<div class='rec' id='{html.escape(anchor(r['table'], r['consumer'], test))}' "
+        out.append(f"<div class='rec' id='{html.escape(anchor(r['table'], r['consumer'], test, row_filter))}' "
                    f"style='border-color:{COLORS.get(r['status'], '#ccc')}'>"
-                   f"<b>{html.escape(r['status'])}</b>: {html.escape(r['consumer'])} on {html.escape(r['table'])}"
-                   + (" (paths as written)" if test == "plain-paths" else "")
-                   + f"<br>test: <a href='../{TEST_FILE}'><code>{html.escape(nodeid(r['table'], r['consumer'], test))}</code></a>"
+                   f"<b>{html.escape(r['status'])}</b>: {html.escape(r['consumer'])} on {html.escape(_subject_text(r))}"
+                   + f"<br>test: <a href='../{TEST_FILE}'><code>{html.escape(nodeid(r['table'], r['consumer'], test, row_filter))}</code></a>"
                    + (f"<br>reason: {html.escape(k['reason'])}<br>upstream: {link_html}" if k else "")
                    + (f"<br>{html.escape(r['message'])}" if r.get("message") and not k else "")
                    + f"<br>digest: <code>{html.escape(r.get('digest', ''))}</code>"
@@ -366,6 +453,62 @@ def render_html(doc: dict[str, Any]) -> str:
         + "</li>" for k, v in doc["consumers"].items()) + "</ul>")
     out.append("</body></html>")
     return "\n".join(out) + "\n"
+
+
+def _filter_heatmap_html(doc: dict[str, Any], consumers: list[str], producers: list[str]) -> list[str]:
+    """Capability x consumer under row filters: a square per producer, the number of wrong cases
+    in it; each non-passing square links to the first failing (table, filter) test."""
+    cells = {(x["capability"], x["producer"], x["consumer"]): x for x in doc.get("filter_cells", [])}
+    if not cells:
+        return []
+    fc = doc["counts"]["filter_cases"]
+    out = ["<h2>Capability x consumer under row filters</h2>",
+           f"<p>Every consumer reads every (table, snapshot, filter) case in its own query form and is judged "
+           f"with its own semantics against its own unfiltered read: {fc['judged']} cases judged, "
+           f"{fc['wrong']} wrong, {fc['unsupported']} unsupported, {fc['not-judged']} not judged "
+           "(the snapshot cannot be read at all). A square shows the number of wrong cases (✓ when none).</p>",
+           "<table class='summary'><tr><th>consumer</th>" + "".join(f"<th>{k}</th>" for k in CASE_KINDS) + "</tr>"]
+    for k in consumers:
+        by_kind = doc["counts"]["filter_cases_by_consumer"].get(k, {})
+        out.append(f"<tr><td>{html.escape(k)}</td>" + "".join(f"<td>{by_kind.get(x, 0)}</td>" for x in CASE_KINDS) + "</tr>")
+    out.append("</table>")
+    def filter_cell(cap: dict[str, Any], k: str, p: str) -> str:
+        cell = cells.get((cap["id"], p, k))
+        if cell is None:
+            return _td("", f"{k} / {p}: no filtered case")
+        c = cell["cases"]
+        failing = cell.get("failing") or []
+        title = (f"{cap['title']} - {k} reading tables of {p} under filters: {cell['status']}\n"
+                 + ", ".join(f"{x} {c[x]}" for x in CASE_KINDS)
+                 + (f"\nnot passing: {', '.join(t + ' > ' + f for t, f in failing[:8])}" if failing else ""))
+        href = anchor(failing[0][0], k, "filter", failing[0][1]) if failing else ""
+        return _td(cell["status"], title, href, str(c["wrong"]) if c["wrong"] else None)
+
+    return out + _capability_rows(doc, consumers, producers, filter_cell,
+                                  lambda cap: any((cap["id"], p, k) in cells for p in producers for k in consumers))
+
+
+def _capability_rows(doc: dict[str, Any], consumers: list[str], producers: list[str],
+                     cell: Callable[[dict[str, Any], str, str], str], shown: Callable[[dict[str, Any]], bool]) -> list[str]:
+    """A capability x consumer heat-map, a square per producer under each consumer."""
+    out = ["<table class='hm'><tr><th class='cap'>capability</th>"
+           + "".join(f"<th colspan='{len(producers)}' title='{html.escape(str(doc['consumers'].get(k, {}).get('title', k)))}'>"
+                     f"{html.escape(k)}</th>" for k in consumers) + "</tr>",
+           "<tr><th></th>" + "".join(f"<th class='sub' title='{html.escape(p)}'>{html.escape(p[:1].upper())}</th>"
+                                     for _ in consumers for p in producers) + "</tr>"]
+    group = None
+    for cap in doc["capabilities"]:
+        if not shown(cap):
+            continue
+        if cap.get("group") != group:
+            group = cap.get("group")
+            out.append(f"<tr class='grp'><td colspan='{1 + len(consumers) * len(producers)}'>{html.escape(str(group))}</td></tr>")
+        label = html.escape(cap["title"]) + (" <small>(no golden table)</small>" if not cap["tables"] else "")
+        row = [f"<td class='lbl' title='{html.escape(', '.join(cap['tables']) or cap.get('missing', ''))}'>{label}</td>"]
+        row += [cell(cap, k, p) for k in consumers for p in producers]
+        out.append("<tr>" + "".join(row) + "</tr>")
+    out.append("</table>")
+    return out
 
 
 def write(doc: dict[str, Any], out: Path) -> list[Path]:
@@ -386,19 +529,48 @@ def read_cells(cells: Path) -> tuple[list[dict[str, Any]], dict[str, dict[str, A
     return records, consumers
 
 
+def suggest(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Skeletons of the known-failure entries the failing records need: one per table test, one
+    per consumer for its failing filter cases (split it by cause before committing it)."""
+    out: list[dict[str, Any]] = []
+    by_consumer: dict[str, dict[str, Any]] = {}
+    for r in records:
+        if r["status"] != FAIL or not r.get("digest"):
+            continue
+        skeleton = {"consumer": r["consumer"], "kind": "bug", "capabilities": [], "reason": "", "upstream": ""}
+        if r.get("test") == "filter":
+            entry = by_consumer.setdefault(r["consumer"], {**skeleton, "test": "filter", "table": "*", "filter": "*",
+                                                           "digests": {}, "differs": {}})
+            case = case_key(r["table"], r["filter"])
+            entry["digests"][case] = r["digest"]
+            entry["differs"][case] = r["lines"][:12]
+        else:
+            out.append({**skeleton, "table": r["table"], **({"test": r["test"]} if r.get("test", "table") != "table" else {}),
+                        "digest": r["digest"], "differs": r["lines"][:12]})
+    return out + list(by_consumer.values())
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m iceberg_conformance.suites.harness.consumer_matrix", description=__doc__.split("\n")[0])
     ap.add_argument("--cells", required=True, type=Path, help="directory of cell records the tests wrote")
     ap.add_argument("--golden", type=Path, help="golden directory (for the record; not read)")
-    ap.add_argument("--out", required=True, type=Path)
+    ap.add_argument("--out", type=Path, help="directory for matrix-consumers.{json,md,html}")
+    ap.add_argument("--suggest", action="store_true",
+                    help="print, for every failing test, the known-failure entry it would need (reason, "
+                         "capabilities and upstream left for you to write), one consumer's filter cases together")
     args = ap.parse_args(argv)
     records, consumers = read_cells(args.cells)
     if not records:
         print(f"no cell records in {args.cells}", file=sys.stderr)
         return 1
-    from iceberg_conformance.suites.engines.consumers import CONSUMERS
+    if args.suggest:
+        print(json.dumps(suggest(records), indent=1, ensure_ascii=False))
+        return 0
+    if args.out is None:
+        ap.error("--out is required (or --suggest)")
+    from iceberg_conformance.suites.engines.registry import ENGINES
 
-    order = {n: i for i, n in enumerate(CONSUMERS)}
+    order = {n: i for i, n in enumerate(ENGINES)}
     consumers = dict(sorted(consumers.items(), key=lambda kv: order.get(kv[0], 99)))
     doc = build(records, capabilities(), consumers, not_run())
     for p in write(doc, args.out):
@@ -406,6 +578,7 @@ def main(argv: list[str] | None = None) -> int:
     c = doc["counts"]
     print("table x consumer:", ", ".join(f"{k} {v}" for k, v in c["table_x_consumer"].items()))
     print("capability cells:", ", ".join(f"{k} {v}" for k, v in c["capability_cells"].items()))
+    print("filter cases:", ", ".join(f"{k} {v}" for k, v in c["filter_cases"].items()))
     return 0
 
 

@@ -316,7 +316,27 @@ public final class ConformanceOracle {
     return tasks;
   }
 
-  static Table loadTable(String metadata) throws Exception {
+  /** Tables by metadata file, its length and modification time (a metadata file is written once;
+   * loading parses it and its snapshots). */
+  static final Map<String, Table> TABLES = new java.util.LinkedHashMap<String, Table>(16, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Table> eldest) {
+      return size() > 32;
+    }
+  };
+
+  static synchronized Table loadTable(String metadata) throws Exception {
+    java.io.File file = new java.io.File(metadata.startsWith("file:") ? new java.net.URI(metadata).getPath() : metadata);
+    String key = metadata + "|" + file.length() + "|" + file.lastModified();
+    Table cached = TABLES.get(key);
+    if (cached == null) {
+      cached = loadTableUncached(metadata);
+      TABLES.put(key, cached);
+    }
+    return cached;
+  }
+
+  static Table loadTableUncached(String metadata) throws Exception {
     Class<?> cls = Class.forName("org.apache.iceberg.hadoop.HadoopTables", true,
         ConformanceOracle.class.getClassLoader());
     Object tables = cls.getConstructor().newInstance();

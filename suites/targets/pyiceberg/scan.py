@@ -6,7 +6,7 @@ The filter is given to PyIceberg as its own expression, parsed from the deprecat
 of ``format/expressions-spec.md`` (PyIceberg 0.12 reads only that form; see
 :mod:`suites.targets._term_form`), so that what is judged is the scan, not the parser. Rows are
 turned into the JSON single-value form with the snapshot's schema
-(:func:`suites.engines.readers.canonical_rows`).
+(:func:`suites.engines.rows.canonical_rows`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ class TableScanMixin:
 
     def scan(self, metadata_path: str, snapshot_id: int | None, row_filter: Any = True) -> list[dict[str, Any]]:
         from pyiceberg.expressions import AlwaysTrue
-        from iceberg_conformance.suites.engines.readers import arrow_rows, canonical_rows
+        from iceberg_conformance.suites.engines.rows import arrow_rows, canonical_rows
         from iceberg_conformance.suites.targets.pyiceberg.expressions import _parse, _refusing
 
         expr = AlwaysTrue() if row_filter is True else _parse(to_term_form(row_filter))
