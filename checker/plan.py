@@ -267,16 +267,25 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
             continue
         # deletes: the data files they may refer to, with record counts
         targets: dict[str, int] = {}
+        # a referenced data file live in another spec or partition than the delete file: the
+        # delete applies to none of its rows (Scan Planning); path -> [spec id, partition]
+        elsewhere: dict[str, list[Any]] = {}
         part = canonical(df.get("partition") or {})
         ref = df.get("referenced_data_file")
         for sid in item["snapshots"]:
             for path, (count, spec_id, dpart, _seq) in (live_data.get(sid, {}) if isinstance(sid, int) else {}).items():
+                same = spec_id == first["spec_id"] and dpart == part
                 if ref is not None:
-                    if path == ref:
+                    if path != ref:
+                        continue
+                    if same or content != 1:
                         targets[path] = count
-                elif content == 1 and spec_id == first["spec_id"] and dpart == part:
+                    else:
+                        elsewhere[path] = [spec_id, json.loads(dpart)]
+                elif content == 1 and same:
                     targets[path] = count
         ctx["targets"] = targets
+        ctx["elsewhere"] = {p: w for p, w in elsewhere.items() if p not in targets}
         units.append(Unit("delete-file", table, str(df.get("file_path")), ctx))
     return units
 

@@ -59,6 +59,7 @@ CLAUSE_BOUNDS = "Manifests / Entries in Manifests (Column Metrics)"
 CLAUSE_GEO_BOUNDS = "Manifests / Field-level Metrics and Statistics / Bounds for Geometry and Geography"
 CLAUSE_DELETES = "Delete Formats / Deletion Vectors"
 CLAUSE_AVRO = "Appendix A: Format-specific Requirements / Avro / Field IDs"
+CLAUSE_AVRO_TYPES = "Appendix A: Format-specific Requirements / Avro (decimal(P,S))"
 
 STATUS = {0: "EXISTING", 1: "ADDED", 2: "DELETED"}
 CONTENT = {0: "DATA", 1: "POSITION DELETES", 2: "EQUALITY DELETES"}
@@ -389,6 +390,10 @@ class ManifestContext:
     manifest_file: dict[str, Any] | None = None
     #: the table's sort order ids (``None``: not checked)
     sort_order_ids: tuple[int, ...] | None = None
+    #: the table's schemas (JSON) by schema-id, and its last-column-id: what the ``schema``
+    #: header is compared with (``None``: not compared)
+    schemas: dict[int, Any] | None = None
+    last_column_id: int | None = None
 
 
 #: what a header JSON document of the wrong shape raises while it is read
@@ -491,6 +496,7 @@ def manifest_header(writer_schema: AvroSchema, meta: dict[str, str], version: in
                                  "manifest_entry (readers resolve by field id)", CLAUSE_METADATA, path, "avro.schema",
                                  "warning"))
     _check_schema_ids(writer_schema, path, "manifest_entry", findings)
+    findings.extend(_decimal_encodings(writer_schema, path))
     findings.extend(_check_header(meta, version, path))
     try:
         layout = _layout(writer_schema, "manifest_entry")
@@ -826,7 +832,115 @@ def entry_schema(version: int, meta: dict[str, str], ptype: StructType, path: st
                                             CLAUSE_ENTRIES, path, "data_file.partition"))
             except (SpecViolation, KeyError, ValueError, TypeError):
                 pass
+    if context is not None and context.schemas is not None:
+        problem = header_schema_problem(meta, context.schemas, context.last_column_id)
+        if problem is not None:
+            out.append(_finding("manifests.header-schema", problem, CLAUSE_METADATA, path, "schema"))
     return schema
+
+
+def _columns(t: StructType) -> dict[int, tuple[str, str, bool]]:
+    """Field id -> (name, type, required) of every field of a schema, nested ones included (a
+    struct, list or map by its kind; docs and default values are not compared)."""
+    out: dict[int, tuple[str, str, bool]] = {}
+    for fid, info in walk(t):
+        kind = info.field_type
+        shown = "struct" if isinstance(kind, StructType) else "list" if isinstance(kind, ListType) \
+            else "map" if isinstance(kind, MapType) else str(kind)
+        out.setdefault(fid, (info.path[-1] if info.path else "", shown, info.required))
+    return out
+
+
+def header_schema_problem(meta: dict[str, str], schemas: dict[int, Any], last_column_id: int | None) -> str | None:
+    """Why a manifest's ``schema`` header, readable as a schema, is not one of the table's schemas
+    ("JSON representation of the table schema at the time the manifest was written"): it differs
+    from the table's schema of the same schema-id (its JSON ``schema-id``, else the ``schema-id``
+    header), or, without such a schema, it holds field ids above the table's last-column-id (the
+    highest id the table ever assigned). ``None``: no difference seen, or the header is not
+    readable (reported as such by the header checks)."""
+    try:
+        doc = json.loads(meta["schema"])
+        header = parse_type(doc)
+    except _SHAPE_ERRORS:  # a header that does not parse is reported by the header checks
+        return None
+    if not isinstance(header, StructType) or not isinstance(doc, dict):
+        return None
+    sid = doc.get("schema-id")
+    if not (isinstance(sid, int) and not isinstance(sid, bool)):
+        text = meta.get("schema-id", "")
+        sid = int(text) if text.lstrip("-").isdigit() and len(text) <= 11 else None
+    mine = _columns(header)
+    table = schemas.get(sid) if sid is not None else None
+    if isinstance(table, dict):
+        try:
+            theirs_type = parse_type({"type": "struct", "fields": table.get("fields")})
+        except _SHAPE_ERRORS:
+            return None
+        if not isinstance(theirs_type, StructType):
+            return None
+        theirs = _columns(theirs_type)
+        if mine == theirs:
+            return None
+        differ = sorted(set(mine) ^ set(theirs)) + sorted(i for i in set(mine) & set(theirs) if mine[i] != theirs[i])
+        shown = "; ".join(f"field {i}: header {_describe(mine.get(i))}, table {_describe(theirs.get(i))}"
+                          for i in differ[:4])
+        return (f"the schema header differs from the table's schema {sid}, which has the same schema-id: {shown}"
+                + (f" and {len(differ) - 4} more" if len(differ) > 4 else ""))
+    if isinstance(last_column_id, int):
+        above = sorted(i for i in mine if i > last_column_id)
+        if above:
+            return (f"the schema header holds field id(s) {above[:8]} above the table's last-column-id "
+                    f"{last_column_id}: it is no schema of the table")
+    return None
+
+
+def _describe(column: tuple[str, str, bool] | None) -> str:
+    if column is None:
+        return "absent"
+    name, kind, required = column
+    return f"{name!r} {'required' if required else 'optional'} {kind}"
+
+
+def _decimal_encodings(writer_schema: AvroSchema, path: str) -> list[Finding]:
+    """Decimals of a manifest's Avro schema (its partition tuple) that are not ``fixed`` of
+    minBytesRequired(P) bytes (Appendix A: "Stored as fixed using the minimum number of bytes for
+    the given precision"): a decimal written as Avro ``bytes``, or a fixed of another size."""
+    from .avro import min_bytes_required
+
+    out: list[Finding] = []
+    seen: set[int] = set()
+
+    def visit(schema: Any, where: str, depth: int) -> None:
+        if depth > 64 or id(schema) in seen:
+            return
+        if isinstance(schema, list):
+            for branch in schema:
+                visit(branch, where, depth + 1)
+            return
+        if not isinstance(schema, dict):
+            return
+        seen.add(id(schema))
+        kind, p = schema.get("type"), schema.get("precision")
+        if schema.get("logicalType") == "decimal" and isinstance(p, int) and not isinstance(p, bool) and 1 <= p <= 38:
+            if kind == "bytes":
+                out.append(_finding("avro.decimal-fixed", f"{where}: decimal({p},{schema.get('scale', 0)}) is "
+                                    f"written as Avro bytes; it is a fixed of {min_bytes_required(p)} bytes",
+                                    CLAUSE_AVRO_TYPES, path, f"avro.schema {where}"))
+            elif kind == "fixed" and schema.get("size") != min_bytes_required(p):
+                out.append(_finding("avro.decimal-fixed", f"{where}: decimal({p},{schema.get('scale', 0)}) is a "
+                                    f"fixed of {schema.get('size')!r} bytes; the minimum for precision {p} is "
+                                    f"{min_bytes_required(p)}", CLAUSE_AVRO_TYPES, path, f"avro.schema {where}"))
+        if isinstance(kind, (dict, list)):
+            visit(kind, where, depth + 1)
+        for f in schema.get("fields") or []:
+            if isinstance(f, dict):
+                visit(f.get("type"), f"{where}.{f.get('name')}", depth + 1)
+        for key in ("items", "values"):
+            if key in schema:
+                visit(schema[key], where, depth + 1)
+
+    visit(writer_schema, "manifest_entry", 0)
+    return out
 
 
 def _check_entries(entries: list[dict[str, Any]], version: int, meta: dict[str, str], ptype: StructType,
@@ -868,6 +982,10 @@ def _check_entries(entries: list[dict[str, Any]], version: int, meta: dict[str, 
         if c == 2 and not df.get("equality_ids"):
             out.append(_finding("manifests.equality-ids", "equality delete file without equality_ids",
                                 CLAUSE_ENTRIES, path, loc))
+        elif c in (0, 1) and df.get("equality_ids") is not None:
+            out.append(_finding("manifests.equality-ids-not-null", f"a {CONTENT[c]} file has equality_ids "
+                                f"{list(df['equality_ids'])[:8]}; equality_ids is null for content other than 2",
+                                CLAUSE_ENTRIES, path, loc, "warning"))
         sort_id = df.get("sort_order_id")
         if context is not None and context.sort_order_ids is not None and isinstance(sort_id, int) \
                 and sort_id not in context.sort_order_ids:

@@ -1,8 +1,9 @@
 """Bugs that shipped (``bugs/corpus``): every reproduction the corpus names is shown to catch its bug.
 
 * a writer bug's damage case is written into a valid table (the reference writer's v1, v2 with
-  position deletes, v3 with a deletion vector; in the Spark lane also the golden tables) and the
-  checker must report the record's rule;
+  position deletes, v3 with a deletion vector, then PyIceberg's partitioned v2 table; with
+  ``$ICEBERG_CONFORMANCE_GOLDEN`` also the golden tables) and the checker must report the record's
+  rule (a case whose victim only the golden tables offer is skipped without them);
 * a value bug's vector cases exist (the vector suites hold every target, the reference included,
   to them);
 * a reader bug's trap (``<golden table> > <filter id>``) exists: the scan suites read it with every
@@ -15,12 +16,14 @@ the catalogue. With ``--conformance-report DIR`` the recall per artifact is writ
 
 from __future__ import annotations
 
+import importlib.util
+import itertools
 import json
 import os
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import jsonschema
 import pytest
@@ -41,7 +44,7 @@ MIN_BUGS, MIN_IMPLEMENTATIONS = 150, 12
 #: golden tables a damage case may need when the reference writer's tables offer no victim
 GOLDEN = ("v1_partitioned", "v2_merge_on_read", "v2_statistics", "v2_transforms_bucket_truncate", "v3_primitives",
           "v3_deletion_vectors", "v2_avro_data", "v2_orc_data", "ref_v2_equality_deletes", "ref_v3_row_lineage",
-          "pyiceberg_v2_partitioned")
+          "pyiceberg_v2_partitioned", "ref_v3_timestamp_ns")
 
 RECORDS = bugs.records()
 DAMAGE_CASES = {d.name: d for d in DAMAGES}
@@ -86,11 +89,15 @@ def test_corpus_holds_the_bugs_that_shipped() -> None:
     assert len(linked) >= MIN_BUGS and len(implementations) >= MIN_IMPLEMENTATIONS, (len(linked), implementations)
 
 
-def _reference_tables(tmp: Path) -> list[str]:
-    out = [write_table(str(tmp / "ref-v1"), 1)]
-    out.append(small_tables.add_position_deletes(write_table(str(tmp / "ref-v2"), 2), [0]))
-    out.append(small_tables.add_deletion_vector(write_table(str(tmp / "ref-v3"), 3), [0]))
-    return out
+def _written_tables(tmp: Path) -> Iterator[str]:
+    """The tables written here, one at a time: the reference writer's, then (with the pyiceberg
+    extra) PyIceberg's partitioned v2 table of many types."""
+    yield write_table(str(tmp / "ref-v1"), 1)
+    yield small_tables.add_position_deletes(write_table(str(tmp / "ref-v2"), 2), [0])
+    yield small_tables.add_deletion_vector(write_table(str(tmp / "ref-v3"), 3), [0])
+    if importlib.util.find_spec("pyiceberg") and importlib.util.find_spec("sqlalchemy"):
+        (tmp / "pyiceberg").mkdir()
+        yield small_tables.write_pyiceberg_table(tmp / "pyiceberg")
 
 
 def _golden_tables() -> list[str]:
@@ -106,9 +113,8 @@ def test_writer_bug_is_reported(record: dict[str, Any], tmp_path: Path, request:
     cases = [c.strip() for c in rep["case"].split(";") if c.strip()]
     unknown = [c for c in cases if c not in DAMAGE_CASES]
     assert not unknown, f"{record['id']}: no damage case {unknown} (checker/damage)"
-    tables = _reference_tables(tmp_path)
     shown = []
-    for i, table in enumerate(tables + _golden_tables()):
+    for i, table in enumerate(itertools.chain(_written_tables(tmp_path), _golden_tables())):
         out = tmp_path / f"damaged-{i}"
         pristine, copies, _skipped = write_damaged(table, str(out), rules=cases)
         if not copies:
@@ -121,6 +127,10 @@ def test_writer_bug_is_reported(record: dict[str, Any], tmp_path: Path, request:
                                 f"{v.copy.rule}; the checker reported {v.error_rules or 'no error'}")
             assert rep["rule"] in (None, v.copy.rule), (record["id"], v.copy.rule)
         break
+    if not shown and not os.environ.get(GOLDEN_ENV):
+        pytest.skip(f"{record['id']}: the tables written here offer the damage case no victim (it needs, e.g., "
+                    f"ORC or Avro data files, equality deletes or other column types); the golden tables do "
+                    f"(${GOLDEN_ENV} is not set)")
     _RESULTS[record["id"]] = {"kind": record["kind"], "artifact": record["artifact"], "caught": bool(shown)}
     _write_recall(request)
     assert shown, f"{record['id']}: no table here offers the damage case {cases} a victim"

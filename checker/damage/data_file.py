@@ -185,7 +185,8 @@ def _lower_bound(o: Overlay, rng: random.Random) -> str | None:
     return f"{os.path.basename(p)} entries[{i}] lower bound of column {lo['key']} raised to the upper bound"
 
 
-@damage("data.partition-value", "data-file", "a data file's partition value is not the transform of its rows")
+@damage("data.partition-value", "data-file", "a data file's partition value is not the transform of its rows",
+        also=("dv.partition",))  # the file's deletion vector stays in the partition it had
 def _partition_value(o: Overlay, rng: random.Random) -> str | None:
     by_manifest: dict[str, list[tuple[int, dict[str, Any]]]] = {}
     for p, i, e in data_entries(o):

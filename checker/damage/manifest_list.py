@@ -215,7 +215,8 @@ def _first_row_id_overlap(o: Overlay, rng: random.Random) -> str | None:
 
 
 @damage("snapshot.manifest-spec-id", "manifest-list", "a manifest's partition_spec_id is not in partition-specs",
-        also=("manifests.list-spec-id",))
+        also=("manifests.list-spec-id",
+              "dv.partition"))  # a deletion vector of the manifest is now in another spec than its data file
 def _list_spec(o: Overlay, rng: random.Random) -> str | None:
     c = _pick_list_record(o, rng)
     if c is None:

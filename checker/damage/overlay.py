@@ -112,6 +112,16 @@ class Overlay:
     def copy_file(self, path: str, data: bytes, keep_recorded_size: bool = False) -> None:
         self.copies[path] = (data, keep_recorded_size)
 
+    def add_manifest(self, path: str, avro: AvroFile) -> None:
+        """A new manifest (written under a name from ``path`` like any changed one)."""
+        self._manifests[path] = avro
+        self.touch_manifest(path)
+
+    def add_manifest_list(self, path: str, avro: AvroFile) -> None:
+        """A new manifest list, for a snapshot added to :attr:`doc` naming ``path``."""
+        self._lists[path] = avro
+        self.touch_list(path)
+
     # writing --------------------------------------------------------------------------------
 
     def write(self, out_dir: str) -> str:

@@ -208,6 +208,7 @@ def _entries(frame: _Frame, version: int, content_header: str) -> None:
         bad |= c == 2
     else:
         bad |= (c == 2) & ~np.asarray(pc.greater(pc.list_value_length(eq), 0).fill_null(False))
+        bad |= (c != 2) & _valid(frame, "equality_ids")
     offsets = frame.cols.get("split_offsets")
     if offsets is not None:
         if not (pa.types.is_list(offsets.type) or pa.types.is_large_list(offsets.type)) \

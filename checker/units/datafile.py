@@ -143,7 +143,7 @@ def _check_record(run: CheckRun, unit: Unit) -> list[Finding]:
             CLAUSE_DATA_FILE + " (file_size_in_bytes)", "file_size_in_bytes")
     fmt = str(df.get("file_format", "")).upper()
     if fmt == "PUFFIN":
-        out.extend(check_dv(local, df, ctx.get("targets") or {}, add))
+        out.extend(check_dv(local, df, ctx.get("targets") or {}, add, ctx.get("elsewhere")))
         return out
     opener = _OPENERS.get(fmt)
     if opener is None:
@@ -568,6 +568,7 @@ def check_content_file(run: CheckRun, unit: Unit) -> list[Finding]:
     for rec in unit.context.get("records") or []:
         ctx = dict(rec)
         ctx["targets"] = unit.context.get("targets") or {}
+        ctx["elsewhere"] = unit.context.get("elsewhere") or {}
         ctx["snapshots"] = unit.context.get("snapshots") or []
         ctx["appended_by"] = unit.context.get("appended_by")
         out.extend(_check_record(run, Unit(unit.kind, unit.table, unit.path, ctx)))

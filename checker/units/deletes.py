@@ -81,9 +81,14 @@ def check_positions(rows: list[tuple[str, int]], targets: dict[str, int], add: C
 
 
 CLAUSE_DV_REF = "Delete Formats: Deletion Vectors (positions of rows in referenced_data_file)"
+CLAUSE_DV_PARTITION = "Scan Planning: a deletion vector applies to a data file of its spec and partition"
 
 
-def check_dv(local: str, df: dict[str, Any], targets: dict[str, int], add: Callable[..., None]) -> list[Finding]:
+def check_dv(local: str, df: dict[str, Any], targets: dict[str, int], add: Callable[..., None],
+             elsewhere: dict[str, Any] | None = None) -> list[Finding]:
+    """A deletion vector's blob against its manifest entry and its referenced data file
+    (``targets``: live data files of the DV's spec and partition with their record counts;
+    ``elsewhere``: live data files of another spec or partition, path -> [spec id, partition])."""
     out: list[Finding] = []
     try:
         pf = read_puffin(local)
@@ -113,7 +118,13 @@ def check_dv(local: str, df: dict[str, Any], targets: dict[str, int], add: Calla
             referenced_data_file=df.get("referenced_data_file"), record_count=df.get("record_count")):
         add(f.rule, f.message, f.clause, f.location.rsplit("/", 1)[-1] if f.location else "")
     ref = df.get("referenced_data_file")
-    if ref is not None and ref not in targets:
+    if ref is not None and ref not in targets and ref in (elsewhere or {}):
+        spec_id, partition = (elsewhere or {})[ref]
+        add("dv.partition", f"referenced_data_file {ref} is live in partition spec {spec_id} with partition "
+            f"{partition}, the deletion vector's partition is {df.get('partition')}: a deletion vector applies "
+            "only to a data file of its own spec and partition, so it deletes no row", CLAUSE_DV_PARTITION,
+            "partition")
+    elif ref is not None and ref not in targets:
         add("dv.target-not-live", f"referenced_data_file {ref} is no live data file in the snapshots this "
             "deletion vector is live in", CLAUSE_DV_REF, "referenced_data_file", "warning")
     elif dv is not None and ref is not None:

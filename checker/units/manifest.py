@@ -20,7 +20,7 @@ from iceberg_conformance.checker.run import CheckRun, unavailable
 from iceberg_conformance.checker.units.columnar import live_digest_columns, screen, Screened
 from iceberg_conformance.reference.findings import Finding
 from iceberg_conformance.reference.manifests import ManifestContext, read_manifest
-from iceberg_conformance.reference.metadata import current_schema, spec_by_id
+from iceberg_conformance.reference.metadata import current_schema, schema_by_id, spec_by_id
 
 #: where :func:`reference.manifests.read_manifest` locates a finding about the manifest-list record
 RECORD_LOCATION = "manifest_list_entry"
@@ -42,9 +42,11 @@ def check_manifest(run: CheckRun, unit: Unit) -> tuple[list[Finding], LiveDigest
     orders = doc.get("sort-orders")
     order_ids = tuple(o["order-id"] for o in orders if isinstance(o, dict) and isinstance(o.get("order-id"), int)) \
         if isinstance(orders, list) else None
+    last_column_id = doc.get("last-column-id")
     contexts = [ManifestContext(run.version, current_schema(doc),
                                 spec_by_id(doc).get(int(rec["record"].get("partition_spec_id") or 0)),
-                                rec["record"] if "manifest_length" in rec["record"] else None, order_ids)
+                                rec["record"] if "manifest_length" in rec["record"] else None, order_ids,
+                                schema_by_id(doc), last_column_id if isinstance(last_column_id, int) else None)
                 for rec in records]
     screened: Screened | None = None
     if run.columnar:
