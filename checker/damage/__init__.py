@@ -5,7 +5,8 @@ applied to TABLE, a copy of the table in which exactly one recorded fact is wron
 (:mod:`.overlay`), and ``OUT/damage.json`` listing each copy with the rule the checker must
 report (:mod:`.selftest`). The cases are registered in :mod:`.registry`, one module per area
 (:mod:`.metadata`, :mod:`.manifest_list`, :mod:`.manifest`, :mod:`.data_file`,
-:mod:`.delete_file`, :mod:`.puffin`); importing this package registers them all, area by area.
+:mod:`.delete_file`, :mod:`.puffin`); importing this package registers them all, area by area,
+then the cases that write bugs implementations shipped (:mod:`.shipped_metadata`).
 """
 
 from iceberg_conformance.checker.damage import metadata  # noqa: F401  (registration, in area order)
@@ -14,6 +15,7 @@ from iceberg_conformance.checker.damage import manifest  # noqa: F401, I001
 from iceberg_conformance.checker.damage import data_file  # noqa: F401, I001
 from iceberg_conformance.checker.damage import delete_file  # noqa: F401, I001
 from iceberg_conformance.checker.damage import puffin  # noqa: F401, I001
+from iceberg_conformance.checker.damage import shipped_metadata  # noqa: F401, I001
 from iceberg_conformance.checker.damage.overlay import Overlay
 from iceberg_conformance.checker.damage.registry import DAMAGES, Damage
 from iceberg_conformance.checker.damage.selftest import (
