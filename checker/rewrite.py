@@ -13,6 +13,8 @@ from typing import Any
 
 import fastavro
 
+from iceberg_conformance.reference.avro import with_header
+
 
 @dataclass
 class AvroFile:
@@ -24,6 +26,9 @@ class AvroFile:
     meta: dict[str, str]
     codec: str
     records: list[dict[str, Any]]
+    #: a schema to declare in the header instead of ``schema`` (the records stay encoded by
+    #: ``schema``): the file of a writer whose header disagrees with its records
+    header_schema: dict[str, Any] | None = None
 
     @classmethod
     def load(cls, path: str) -> "AvroFile":
@@ -39,4 +44,8 @@ class AvroFile:
         buf = io.BytesIO()
         fastavro.writer(buf, fastavro.parse_schema(copy.deepcopy(self.schema)), self.records,
                         codec=self.codec, metadata=dict(self.meta))
-        return buf.getvalue()
+        data = buf.getvalue()
+        if self.header_schema is None:
+            return data
+        return with_header(data, {"avro.schema": json.dumps(self.header_schema).encode("utf-8")})
+

@@ -362,6 +362,14 @@ def _avro_bytes(b: bytes) -> bytes:
     return _zigzag(len(b)) + b
 
 
+def _header_bytes(meta: dict[str, bytes]) -> bytes:
+    """The header of an object container file up to its sync marker: magic and ``meta``."""
+    out = bytearray(MAGIC) + _zigzag(len(meta))
+    for k, v in meta.items():
+        out += _avro_bytes(k.encode()) + _avro_bytes(v)
+    return bytes(out + _zigzag(0))
+
+
 def write_container(
     out: BinaryIO,
     schema: AvroSchema,
@@ -383,12 +391,7 @@ def write_container(
         raise ValueError(f"codec {codec!r}: only null and deflate are written")
     parsed = fastavro.parse_schema(strip_logical_types(schema), _write_hint=False)
     header = {"avro.schema": json.dumps(schema, separators=(",", ":")), "avro.codec": codec, **metadata}
-    out.write(MAGIC)
-    out.write(_zigzag(len(header)))
-    for k, v in header.items():
-        out.write(_avro_bytes(k.encode()))
-        out.write(_avro_bytes(v.encode()))
-    out.write(_zigzag(0))
+    out.write(_header_bytes({k: v.encode() for k, v in header.items()}))
     out.write(sync)
 
     def flush(body: io.BytesIO, count: int) -> None:
@@ -702,6 +705,13 @@ class _Blocks:
             n += 1
 
 
+def with_header(data: bytes, replace: dict[str, bytes]) -> bytes:
+    """The object container file ``data`` with the header metadata values of ``replace`` (e.g.
+    another ``avro.schema``); the sync marker and the data blocks are kept byte for byte."""
+    meta, body_at = _read_header(data)
+    return _header_bytes({**meta, **replace}) + data[body_at:]
+
+
 def _read_header_of(f: BinaryIO, size: int) -> tuple[dict[str, bytes], int]:
     """The header of an open container: read a little first, more only if the header needs it."""
     data = f.read(min(size, _CHUNK))
@@ -801,12 +811,7 @@ def _open_rebuilt(path: str, drop: tuple[str, ...] = ("logicalType",)
                                 where="header avro.schema") from None
         rebuilt["avro.codec"] = b"null"
         head = io.BytesIO()
-        head.write(MAGIC)
-        head.write(_zigzag(len(rebuilt)))
-        for k, v in rebuilt.items():
-            head.write(_avro_bytes(k.encode()))
-            head.write(_avro_bytes(v))
-        head.write(_zigzag(0))
+        head.write(_header_bytes(rebuilt))
         f.seek(body_at)
         sync = f.read(16)
         if len(sync) != 16:

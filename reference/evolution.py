@@ -231,6 +231,56 @@ def _kept_problems(fid: int, o: _Node, n: _Node, format_version: int) -> Iterato
                 clause=CLAUSE_DEFAULTS)
 
 
+def field_index(schema: Schema) -> dict[int, tuple[str, IcebergType]]:
+    """Every field id of ``schema`` (list elements and map keys and values too) with its dotted
+    name and type."""
+    return {fid: (n.name, n.field_type) for fid, n in _index(schema).items()}
+
+
+def replaced(old: tuple[str, IcebergType], new: tuple[str, IcebergType], format_version: int) -> bool:
+    """Whether a field id given as ``new`` (name, type) is another column than it was as ``old``:
+    another name, or a type that is not the old one or its promotion."""
+    (old_name, old_type), (new_name, new_type) = old, new
+    return old_name != new_name or not _same_or_promoted(old_type, new_type, format_version)
+
+
+def _same_or_promoted(old: IcebergType, new: IcebergType, format_version: int) -> bool:
+    ko, kn = _kind(old), _kind(new)
+    if ko != kn:
+        return ko == "primitive" and isinstance(old, UnknownType) and format_version >= 3
+    return ko != "primitive" or is_promotion(old, new, format_version)
+
+
+def schema_history_problems(schemas: Sequence[Schema], format_version: int,
+                            live: set[int] | None = None) -> list[tuple[int, SpecViolation]]:
+    """``evolution.type-change`` across a table's schemas, oldest first: each field's type in a
+    schema against its type in the last earlier schema that has the field id (a field absent
+    from the schemas between is compared too). Pairs (index in ``schemas``, violation).
+
+    A field id given to a column of another name is reported always. Under the same name, the
+    change is reported when data written with the old type may still be read: ``live`` are the
+    schema ids of the snapshots the table's refs reach (None: unknown, all are judged). Iceberg
+    Java's replace (REPLACE TABLE) keeps the ids of same-named columns whatever their new types,
+    and replaces the table's data: no snapshot written with the old type is reached."""
+    out: list[tuple[int, SpecViolation]] = []
+    last: dict[int, tuple[_Node, set[int | None]]] = {}
+    for i, schema in enumerate(schemas):
+        for fid, n in _index(schema).items():
+            o, written = last.get(fid, (None, set()))
+            if o is not None and not _same_or_promoted(o.field_type, n.field_type, format_version):
+                if o.name != n.name or live is None or written & live:
+                    out.append((i, SpecViolation(
+                        "evolution.type-change",
+                        f"field id {fid} is {o.name!r} ({o.field_type}) in an earlier schema and {n.name!r} "
+                        f"({n.field_type}) in schema {schema.schema_id}: not the same type nor a promotion in "
+                        f"format v{format_version}", clause=CLAUSE_SCHEMA)))
+                written = set()
+            elif o is None:
+                written = set()
+            last[fid] = (n, written | {schema.schema_id})
+    return out
+
+
 def check_schema_evolution(old: Schema, new: Schema, format_version: int,
                            partition_specs: Sequence[PartitionSpec] = ()) -> None:
     problems = schema_evolution_problems(old, new, format_version, partition_specs)
@@ -260,7 +310,7 @@ def partition_evolution_problems(old: PartitionSpec, new: PartitionSpec, schema:
             f"the changed spec keeps spec id {old.spec_id}; a changed spec has a new spec id",
             clause=CLAUSE_PARTITION))
     if format_version == 1:
-        problems.extend(_v1_problems(old, new))
+        problems.extend(v1_partition_problems(old, new))
         return problems
     by_id = {f.field_id: f for f in old.fields}
     for f in new.fields:
@@ -282,7 +332,9 @@ def partition_evolution_problems(old: PartitionSpec, new: PartitionSpec, schema:
     return problems
 
 
-def _v1_problems(old: PartitionSpec, new: PartitionSpec) -> Iterator[SpecViolation]:
+def v1_partition_problems(old: PartitionSpec, new: PartitionSpec) -> Iterator[SpecViolation]:
+    """The v1 partition evolution rules broken by replacing spec ``old`` by ``new``: fields keep
+    their position, a removed field becomes ``void``, new fields go at the end."""
     if len(new.fields) < len(old.fields):
         yield SpecViolation(
             "evolution.partition-v1-field-dropped",

@@ -1169,8 +1169,10 @@ def check_summaries(columns: list[list[Any]], summaries: list[dict[str, Any]], p
             hexv = s.get(which)
             if hexv is None:
                 if real:
-                    out.append(_finding("manifests.partition-summary-loose", f"field {f.name}: {which} is null but entries "
-                                        "have non-null values", CLAUSE_LIST, path, sloc, "warning"))
+                    # a null bound says "all values are null or NaN": readers skip the manifest
+                    out.append(_finding("manifests.partition-summary", f"field {f.name}: {which} is null, which "
+                                        "means every value is null or NaN, but entries have non-null values",
+                                        CLAUSE_LIST, path, sloc))
                 continue
             try:
                 bound = from_bytes(f.field_type, bytes.fromhex(hexv))

@@ -30,6 +30,7 @@ import gzip
 import io
 import json
 import math
+import os
 import uuid as uuidlib
 import zlib
 from dataclasses import dataclass
@@ -40,7 +41,7 @@ from typing import Any
 
 import jsonschema
 
-from . import partitioning
+from . import evolution, partitioning
 from . import schema as schema_rules
 from .errors import SpecViolation
 from .safeio import open_regular
@@ -66,6 +67,9 @@ LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
 SUPPORTED_VERSIONS = (1, 2, 3)
 #: Clock skew the log-ordering rules tolerate (the Java implementation tolerates one minute).
 LOG_SKEW_MS = 60_000
+#: Names of GZIP-compressed metadata files readers recognize (Appendix F: Naming for GZIP
+#: compressed Metadata JSON files)
+GZIP_SUFFIXES = (".gz.metadata.json", ".metadata.json.gz")
 
 _SPEC = "https://iceberg.apache.org/spec/"
 
@@ -93,6 +97,8 @@ RULES: dict[str, Rule] = _rules(
          f"the file (or its decompressed content) is larger than {MAX_METADATA_BYTES} bytes"),
     Rule("metadata.gzip", "Appendix C: Table Metadata and Snapshots",
          "GZIP-compressed metadata (RFC 1952) that does not decompress"),
+    Rule("metadata.gzip-suffix", "Appendix F: Naming for GZIP compressed Metadata JSON files",
+         "GZIP-compressed metadata named other than *.gz.metadata.json (or *.metadata.json.gz)", "info"),
     Rule("metadata.encoding", "Appendix C: JSON serialization (RFC 8259: JSON text is UTF-8)",
          "the file is not valid UTF-8"),
     Rule("metadata.json-syntax", "Appendix C: Table Metadata and Snapshots",
@@ -150,6 +156,8 @@ RULES: dict[str, Rule] = _rules(
          "v3 metadata writes null, not -1, for no current snapshot (-1 is read as null)", "warning"),
     Rule("metadata.snapshot-parent", "Snapshots: parent-snapshot-id",
          "a snapshot is not its own parent (a missing parent is normal after expiration)"),
+    Rule("metadata.snapshot-parent-minus-one", "Snapshots: parent-snapshot-id is omitted for a snapshot with no parent",
+         "parent-snapshot-id -1, which no snapshot has, instead of omitting the field"),
     Rule("metadata.snapshot-manifests", "Snapshots (v1): manifests must be omitted if manifest-list is present",
          "a v1 snapshot has manifests or manifest-list, not both"),
     Rule("metadata.snapshot-operation", "Snapshots: summary operation",
@@ -168,6 +176,8 @@ RULES: dict[str, Rule] = _rules(
          "no two snapshots name the same manifest-list file"),
     Rule("metadata.metadata-log-order", "Table Metadata Fields: metadata-log",
          "metadata-log entries are in timestamp order and not after last-updated-ms"),
+    Rule("metadata.metadata-log-self", "Table Metadata Fields: metadata-log (the previous metadata files)",
+         "metadata-log names the metadata file itself", "warning"),
     # --- refs
     Rule("metadata.ref-snapshot", "Snapshot References: snapshot-id",
          "every ref names a snapshot in snapshots"),
@@ -344,13 +354,17 @@ def _read_bounded(path: Path, col: _Collector) -> bytes | None:
         col.add("metadata.file-too-large", f"the file has more than {MAX_METADATA_BYTES} bytes",
                 f"byte {MAX_METADATA_BYTES}")
         return None
-    if data[:2] == b"\x1f\x8b" or path.name.endswith((".gz.metadata.json", ".metadata.json.gz")):
+    if data[:2] == b"\x1f\x8b" or path.name.endswith(GZIP_SUFFIXES):
         try:
             with gzip.GzipFile(fileobj=io.BytesIO(data)) as g:
                 data = g.read(MAX_METADATA_BYTES + 1)
         except (OSError, EOFError, zlib.error) as e:
             col.add("metadata.gzip", f"the GZIP content does not decompress: {e}", "GZIP stream, byte 0")
             return None
+        if not path.name.endswith(GZIP_SUFFIXES):
+            col.add("metadata.gzip-suffix", f"GZIP-compressed metadata named {path.name!r}: readers find and "
+                    f"decompress it by the suffix {GZIP_SUFFIXES[0]} (Iceberg Java also {GZIP_SUFFIXES[1]})",
+                    "(the file name)")
         if len(data) > MAX_METADATA_BYTES:
             col.add("metadata.file-too-large", f"decompressed content exceeds {MAX_METADATA_BYTES} bytes",
                     f"decompressed byte {MAX_METADATA_BYTES}")
@@ -399,7 +413,8 @@ def load_metadata(path: str | Path) -> tuple[JSON | None, list[Finding]]:
     data = _read_bounded(p, col)
     if data is None:
         return None, col.findings
-    return parse_metadata_bytes(data, str(path))
+    doc, findings = parse_metadata_bytes(data, str(path))
+    return doc, col.findings + findings
 
 
 def read_metadata(path: str | Path) -> dict[str, Any]:
@@ -666,6 +681,7 @@ class _Semantics:
                          f"last-column-id {d['last-column-id']} is below field id {top} of schema {sid}",
                          "/last-column-id")
         self.schema_ids = set(seen)
+        self.check_schema_history()
         if "schemas" in d and "current-schema-id" in d and d["current-schema-id"] not in seen:
             self.add("metadata.current-schema-exists",
                      f"current-schema-id {d['current-schema-id']} is not among schema ids {sorted(seen)}",
@@ -677,6 +693,15 @@ class _Semantics:
                 self.add("metadata.v1-schema-consistent",
                          f"the deprecated schema differs from current schema {d.get('current-schema-id')}",
                          "/schema")
+
+    def check_schema_history(self) -> None:
+        """Schema Evolution across ``schemas`` (by schema-id, the order evolution assigns them): a
+        field id keeps its type or a promotion of it (``evolution.type-change``)."""
+        where = {s.get("schema-id", 0): f"/schemas/{i}" for i, s in enumerate(self.doc.get("schemas") or [])}
+        ordered = [self.schema_objects[sid] for sid in sorted(self.schema_objects)]
+        for i, problem in evolution.schema_history_problems(ordered, self.v, _live_schema_ids(self.doc)):
+            sid = ordered[i].schema_id or 0
+            self.violation(problem, f"schema {sid}", where.get(sid, "/schemas"))
 
     def _parse_schema(self, s: dict[str, Any], sid: int, where: str) -> schema_rules.Schema | None:
         try:
@@ -724,6 +749,7 @@ class _Semantics:
         default_id = d.get("default-spec-id", 0)
         seen: set[int] = set()
         max_pid = None
+        parsed: list[tuple[str, partitioning.PartitionSpec]] = []
         for where, spec_json in entries:
             spec_id = spec_json["spec-id"]
             if spec_id in seen:
@@ -746,6 +772,7 @@ class _Semantics:
             except SpecViolation as e:
                 self.violation(e, f"spec {spec_id}", "")
                 continue
+            parsed.append((where, spec))
             if cur is None:
                 continue  # no current schema to bind to: reported by its own rule
             is_default = spec_id == default_id
@@ -759,6 +786,8 @@ class _Semantics:
                 elif is_default or problem.rule in _SCHEMA_FREE_PARTITION_RULES:
                     self.violation(problem, f"spec {spec_id}", loc)
                 # other rules of older specs depend on the schema they were written for
+        if "partition-specs" in d:
+            self.check_spec_history(parsed)
         if "partition-specs" in d and default_id not in seen:
             self.add("metadata.default-spec-exists",
                      f"default-spec-id {default_id} is not among spec ids {sorted(seen)}", "/default-spec-id")
@@ -772,6 +801,42 @@ class _Semantics:
                 self.add("metadata.v1-partition-spec-consistent",
                          f"the deprecated partition-spec differs from the fields of default spec {default_id}",
                          "/partition-spec")
+
+    def check_spec_history(self, specs: list[tuple[str, partitioning.PartitionSpec]]) -> None:
+        """Partition Evolution across ``partition-specs`` (by spec-id). v1: each spec keeps the
+        fields of the one before it in place, a removed field replaced by ``void``. v2 and later:
+        a partition field id names one field (source and transform) in every spec, and an
+        equivalent field keeps its id. ``void`` fields are not compared (a v1 removal keeps the id
+        with the void transform); where a spec has one, the table evolved under v1, which assigned
+        a new id to a field added again, so ids of equivalent fields are not judged."""
+        ordered = sorted(specs, key=lambda ws: ws[1].spec_id)
+        if self.v == 1:
+            for (_w, old), (where, new) in zip(ordered, ordered[1:]):
+                for problem in evolution.v1_partition_problems(old, new):
+                    self.violation(problem, f"spec {new.spec_id}", where)
+            return
+        voided = any(str(f.transform) == "void" for _w, s in ordered for f in s.fields)
+        by_id: dict[int, tuple[int, partitioning.PartitionField]] = {}
+        by_field: dict[tuple[tuple[int, ...], str], tuple[int, partitioning.PartitionField]] = {}
+        for where, spec in ordered:
+            for j, f in enumerate(spec.fields):
+                if str(f.transform) == "void":
+                    continue
+                key = (f.source_ids, str(f.transform))
+                first = by_id.setdefault(f.field_id, (spec.spec_id, f))
+                if (first[1].source_ids, str(first[1].transform)) != key:
+                    self.violation(SpecViolation(
+                        "evolution.partition-field-id-reused",
+                        f"partition field id {f.field_id} is {first[1].transform}({list(first[1].source_ids)}) in spec "
+                        f"{first[0]} and {f.transform}({list(f.source_ids)}) here", clause=evolution.CLAUSE_PARTITION),
+                        f"spec {spec.spec_id}", f"{where}/fields/{j}")
+                same = by_field.setdefault(key, (spec.spec_id, f))
+                if not voided and same[1].field_id != f.field_id:
+                    self.violation(SpecViolation(
+                        "evolution.partition-field-id-not-reused",
+                        f"partition field {f.name!r} ({f.transform}({list(f.source_ids)})) has id {f.field_id}; the "
+                        f"equivalent field of spec {same[0]} has id {same[1].field_id}",
+                        clause=evolution.CLAUSE_PARTITIONING), f"spec {spec.spec_id}", f"{where}/fields/{j}")
 
     @staticmethod
     def _problem_field(spec: partitioning.PartitionSpec, e: SpecViolation
@@ -851,6 +916,9 @@ class _Semantics:
             if parent_id == sid:
                 self.add("metadata.snapshot-parent", f"snapshot {sid} is its own parent",
                          f"{where}/parent-snapshot-id")
+            elif parent_id == -1 and -1 not in self.snaps:
+                self.add("metadata.snapshot-parent-minus-one", f"snapshot {sid} has parent-snapshot-id -1, which "
+                         "names no snapshot; a snapshot with no parent omits the field", f"{where}/parent-snapshot-id")
             if self.v == 1 and "manifests" in s and "manifest-list" in s:
                 self.add("metadata.snapshot-manifests",
                          f"snapshot {sid} has both manifests and manifest-list", f"{where}/manifests")
@@ -890,6 +958,11 @@ class _Semantics:
             if prev is not None and prev > updated + LOG_SKEW_MS:
                 self.add(rule, f"the last {key} entry at {prev} is after last-updated-ms {updated}",
                          f"/{key}/{len(log) - 1}/timestamp-ms")
+        me = _local(self.col.file)
+        for i, e in enumerate(d.get("metadata-log") or []):
+            if me is not None and _local(e["metadata-file"]) == me:
+                self.add("metadata.metadata-log-self", f"metadata-log entry {i} names this metadata file; the log "
+                         "lists the previous metadata files", f"/metadata-log/{i}/metadata-file")
         log = d.get("snapshot-log") or []
         for i, e in enumerate(log):
             if e["snapshot-id"] in self.snaps:
@@ -1081,6 +1154,35 @@ class _Semantics:
                 self.add("metadata.encryption-keys",
                          f"snapshot {s['snapshot-id']}: key-id {s['key-id']!r} is not in encryption-keys",
                          f"/snapshots/{i}/key-id")
+
+
+def _live_schema_ids(doc: dict[str, Any]) -> set[int] | None:
+    """The schema ids of the snapshots the current snapshot and the refs reach by their parents
+    (their data may be read with the current schema); None when one of them has no schema-id."""
+    snaps = {s["snapshot-id"]: s for s in doc.get("snapshots") or []}
+    heads: list[Any] = [doc.get("current-snapshot-id")]
+    heads += [r.get("snapshot-id") for r in (doc.get("refs") or {}).values()]
+    out: set[int] = set()
+    seen: set[Any] = set()
+    for sid in heads:
+        while sid in snaps and sid not in seen:
+            seen.add(sid)
+            schema_id = snaps[sid].get("schema-id")
+            if not isinstance(schema_id, int):
+                return None
+            out.add(schema_id)
+            sid = snaps[sid].get("parent-snapshot-id")
+    return out
+
+
+def _local(path: str) -> str | None:
+    """The resolved local path a metadata file location names (scheme-less absolute,
+    ``file:/`` or ``file:///``), or None."""
+    if path.startswith("file://"):
+        path = path[len("file://"):]
+    elif path.startswith("file:"):
+        path = path[len("file:"):]
+    return os.path.realpath(path) if path.startswith("/") else None
 
 
 def _same_partition_fields(legacy: list[dict[str, Any]], fields: list[dict[str, Any]]) -> bool:

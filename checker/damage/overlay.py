@@ -12,9 +12,10 @@ The original table is only read.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from iceberg_conformance.checker.find import local_path
 from iceberg_conformance.checker.rewrite import AvroFile
@@ -43,6 +44,12 @@ class Overlay:
         self.keep_length: set[str] = set()
         #: list records whose counts must not be recomputed (the damage is a count)
         self.keep_counts = False
+        #: the name of the metadata file written, and whether it is written GZIP-compressed
+        self.metadata_name = "v1.metadata.json"
+        self.compress = False
+        #: called with the metadata file's path just before it is written (a damage that needs
+        #: the path, or writes earlier metadata files beside it)
+        self.before_write: list[Callable[[str], None]] = []
 
     # reading --------------------------------------------------------------------------------
 
@@ -179,9 +186,12 @@ class Overlay:
                     with open(new, "wb") as f:
                         f.write(self._lists[ml].to_bytes())
                 snap["manifest-list"] = new
-        path = os.path.join(meta_dir, "v1.metadata.json")
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(self.doc, f, indent=2)
+        path = os.path.join(meta_dir, self.metadata_name)
+        for hook in self.before_write:
+            hook(path)
+        text = json.dumps(self.doc, indent=2).encode("utf-8")
+        with open(path, "wb") as f:
+            f.write(gzip.compress(text) if self.compress else text)
         with open(os.path.join(meta_dir, "version-hint.text"), "w", encoding="utf-8") as f:
             f.write("1")
         return path

@@ -2,10 +2,11 @@
 
 The metadata file itself is :func:`reference.metadata.validate_metadata`'s (JSON shape and
 cross-field rules, snapshot lineage, refs, statistics references); here are the checks that read
-other files: the earlier metadata files of ``metadata-log`` (the table UUID, the upgrade to v3),
-and every statistics and partition statistics file (exists with its recorded size, a Puffin
-statistics file whole and against its entry, a partition statistics file's fields and order and
-its position delete counts against the manifests).
+other files: the earlier metadata files of ``metadata-log`` (the table UUID, the upgrade to v3,
+field ids never reused and snapshot-log entries kept: :mod:`.history`), and every statistics
+and partition statistics file (exists with its recorded size, a Puffin statistics file whole and
+against its entry, a partition statistics file's fields and order and its position delete counts
+against the manifests).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from iceberg_conformance.checker.find import local_path
 from iceberg_conformance.checker.plan import live_entries, Unit
 from iceberg_conformance.checker.run import CheckRun, unavailable
 from iceberg_conformance.checker.units import statistics as stats
+from iceberg_conformance.checker.units.history import check_history
 from iceberg_conformance.checker.units.lineage import check_upgrade
 from iceberg_conformance.reference.findings import Finding
 from iceberg_conformance.reference.metadata import validate_metadata
@@ -36,6 +38,7 @@ def check_metadata(run: CheckRun, unit: Unit) -> list[Finding]:
         return out
     out.extend(stats.check_metadata_log_uuids(doc, unit.table, lambda p: None if run.outside(p) else p))
     out.extend(check_upgrade(doc, unit.table, lambda p: None if run.outside(p) else p))
+    out.extend(check_history(doc, unit.table, lambda p: None if run.outside(p) else p))
     for key in ("statistics", "partition-statistics"):
         for i, st in enumerate(doc.get(key) or []):
             if not isinstance(st, dict) or not isinstance(st.get("statistics-path"), str):

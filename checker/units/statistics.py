@@ -34,14 +34,14 @@ import pyarrow.parquet as pq
 from iceberg_conformance.checker.find import local_path
 from iceberg_conformance.checker.plan import Unit
 from iceberg_conformance.checker.run import CheckRun, parsed_schemas
+from iceberg_conformance.checker.units.history import logged_files
 from iceberg_conformance.checker.units.metrics import comparable, python_value
 from iceberg_conformance.reference import scan as rs
 from iceberg_conformance.reference.arrow import field_id
 from iceberg_conformance.reference.errors import SpecViolation
 from iceberg_conformance.reference.findings import Finding
-from iceberg_conformance.reference.metadata import load_metadata
 from iceberg_conformance.reference.puffin import read_puffin
-from iceberg_conformance.reference.safeio import is_regular, open_regular
+from iceberg_conformance.reference.safeio import open_regular
 from iceberg_conformance.reference.schema import walk
 from iceberg_conformance.reference.transforms import parse_transform
 from iceberg_conformance.reference.types import DateType, IntegerType
@@ -49,6 +49,11 @@ from iceberg_conformance.reference.values import value_from_json, value_to_json
 
 CLAUSE_STATS = "Table Statistics"
 CLAUSE_PARTITION_STATS = "Partition Statistics File"
+
+#: the type of each field of a partition statistics file, by field id (the field table)
+PARTITION_STATS_TYPES = {1: "struct", 2: "int", 3: "long", 4: "int", 5: "long", 6: "long", 7: "int", 8: "long",
+                         9: "int", 10: "long", 11: "long", 12: "long", 13: "int"}
+_ARROW_TYPES = {"struct": pa.types.is_struct, "int": pa.types.is_int32, "long": pa.types.is_int64}
 
 #: partition statistics fields: id -> (name, first version it is required in)
 PARTITION_STATS_FIELDS = {
@@ -129,8 +134,9 @@ def _order_key(value: Any) -> tuple[Any, ...]:
 
 def check_partition_statistics_file(path: str, version: int, table: str, where: str) -> list[Finding]:
     """A Parquet partition statistics file: the fields required at ``version`` are present (by
-    field id), and the rows are sorted by ``partition`` ascending with nulls first. A file that
-    is not Parquet is left to ``checker.not-checked``."""
+    field id) and every field of the spec's table has its type, and the rows are sorted by
+    ``partition`` ascending with nulls first. A file that is not Parquet is left to
+    ``checker.not-checked``."""
     if not path.lower().endswith(".parquet"):
         return [Finding("checker.not-checked", "check not available: partition statistics files other than "
                         "Parquet are not read", "-", table, where, "warning")]
@@ -147,6 +153,13 @@ def check_partition_statistics_file(path: str, version: int, table: str, where: 
             if version >= first and fid not in ids:
                 out.append(Finding("files.partition-statistics-fields", f"required field {fid} {name} is missing "
                                    f"(format version {version})", CLAUSE_PARTITION_STATS, table, where))
+        for fid, want in PARTITION_STATS_TYPES.items():
+            if fid in ids and not _ARROW_TYPES[want](ids[fid].type):
+                out.append(Finding("files.partition-statistics-fields", f"field {fid} ({ids[fid].name}) is "
+                                   f"{ids[fid].type}; field {fid} of a partition statistics file is a {want}",
+                                   CLAUSE_PARTITION_STATS, table, where))
+        if 1 in ids and not pa.types.is_struct(ids[1].type):
+            return out
         if 1 not in ids or pf.metadata.num_rows < 2:
             return out
         column = pf.read(columns=[ids[1].name]).column(0).to_pylist()
@@ -171,13 +184,9 @@ def check_metadata_log_uuids(doc: dict[str, Any], table: str, allowed: Any) -> l
     if not isinstance(uuid, str):
         return []
     out: list[Finding] = []
-    for i, entry in enumerate(doc.get("metadata-log") or []):
-        path = entry.get("metadata-file") if isinstance(entry, dict) else None
-        local = local_path(path) if isinstance(path, str) else None
-        if local is None or allowed(local) is None or not is_regular(local):
-            continue
-        old, _ = load_metadata(local)
-        other = old.get("table-uuid") if isinstance(old, dict) else None
+    for i, old in logged_files(doc, allowed):
+        other = old.get("table-uuid")
+        path = doc["metadata-log"][i]["metadata-file"]
         if isinstance(other, str) and other.lower() != uuid.lower():
             out.append(Finding("metadata.table-uuid-changed", f"metadata-log entry {i} ({path}) has table-uuid "
                                f"{other}, the current metadata {uuid}", "Table Metadata Fields: table-uuid", table,
