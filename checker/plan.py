@@ -108,6 +108,12 @@ def digest_of(run: CheckRun, local: str) -> LiveDigest:
     return got if isinstance(got, LiveDigest) else live_digest(run.manifest(local)[0])
 
 
+def id_key(value: Any) -> Any:
+    """A snapshot id as a dict key: a JSON scalar as it is, an array or object (a malformed id,
+    which the metadata unit reports) as its canonical text, so planning goes on."""
+    return canonical(value) if isinstance(value, (list, dict)) else value
+
+
 def canonical(value: Any) -> str:
     """``value`` as canonical JSON text (what "the same record" means)."""
     return json.dumps(value, sort_keys=True, default=str)
@@ -191,6 +197,7 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
     appends = appending_snapshots(doc) if version >= 3 else set()
     for snap in snaps:
         sid = snap.get("snapshot-id")
+        key = id_key(sid)
         units.append(Unit("snapshot", table, str(snap.get("manifest-list", "")), {"snapshot_id": sid}))
         try:
             listed = snapshot_manifests(run, snap)
@@ -217,7 +224,7 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
                 seqs = f"{e.get('sequence_number')}/{e.get('file_sequence_number')}"
                 item["sequence_numbers"].setdefault(seqs, [str(mf.get("manifest_path")), i, sid])
             if version >= 3 and isinstance(df.get("first_row_id"), int) and df.get("content", 0) == 0:
-                item.setdefault("row_ids_by_snapshot", {}).setdefault(sid, {}).setdefault(
+                item.setdefault("row_ids_by_snapshot", {}).setdefault(key, {}).setdefault(
                     df["first_row_id"], [str(mf.get("manifest_path")), i, sid])
             item["records"].setdefault(canonical([df, spec_id]), {
                 "entry": e, "manifest": str(mf.get("manifest_path")), "index": i, "spec_id": spec_id,
@@ -251,7 +258,7 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
         units.append(Unit("dv-merge", table, m["dv"]["path"], {"dv": m["dv"], "files": list(m["files"].values())}))
     if not metadata_only and any(isinstance(x, dict) for x in doc.get("partition-statistics") or []):
         units.append(Unit("partition-stats", table, table, {}))
-    parents = {s.get("snapshot-id"): s.get("parent-snapshot-id") for s in snaps}
+    parents = {id_key(s.get("snapshot-id")): id_key(s.get("parent-snapshot-id")) for s in snaps}
     for k, item in files.items():
         if item.get("row_ids_by_snapshot"):
             item["first_row_ids"] = _changed_first_row_ids(item["row_ids_by_snapshot"], parents)

@@ -480,7 +480,8 @@ def _header_json(header: dict[str, bytes], key: str) -> Any:
 def _check_writer_schema(schema: Any, where: str = "avro.schema", depth: int = 0) -> None:
     """The shape fastavro needs before it is handed ``schema`` (it raises arbitrary exceptions
     on the wrong JSON shapes): names strings, record ``fields`` lists of objects with a name and
-    a type, array ``items``, map ``values``, fixed ``size``, enum ``symbols``."""
+    a type, no two fields of a record of one name, array ``items``, map ``values``, fixed
+    ``size``, enum ``symbols``."""
     # A logical type is not checked here: Avro readers ignore an invalid one (a decimal without
     # precision reads as its bytes); from_avro refuses it where an Iceberg type is wanted.
     def bad(msg: str) -> SpecViolation:
@@ -507,10 +508,14 @@ def _check_writer_schema(schema: Any, where: str = "avro.schema", depth: int = 0
         fields = schema.get("fields")
         if not isinstance(fields, list):
             raise bad(f"record fields is {json.dumps(fields)[:80]}, not a list")
+        names: set[str] = set()
         for i, f in enumerate(fields):
             fname = f.get("name") if isinstance(f, dict) else None
             if not isinstance(fname, str) or "type" not in f:
                 raise bad(f"field {i} is not an object with a string name and a type")
+            if fname in names:  # a reader could not tell which value is which field's
+                raise bad(f"record {schema['name'][:80]!r} has two fields named {fname[:80]!r}")
+            names.add(fname)
             _check_writer_schema(f["type"], f"{where}.{fname}", depth + 1)
     elif kind == "array":
         if "items" not in schema:

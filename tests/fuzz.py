@@ -571,7 +571,10 @@ def _worker(conn: Any, work: str) -> None:
             continue
         try:
             status, detail = run_input(seeds, target, data, t, fi, scratch)
-        except Exception as e:  # noqa: BLE001 - the oracle: nothing but the kit's own escapes
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as e:  # noqa: BLE001 - the oracle: nothing but the kit's own escapes
+            # (BaseException: a Rust panic in a binding, pyo3's PanicException, is one)
             tb = traceback.extract_tb(e.__traceback__)[-1]
             status, detail = "crash", f"{type(e).__name__}: {str(e)[:200]} at {Path(tb.filename).name}:{tb.lineno}"
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

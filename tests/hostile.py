@@ -16,7 +16,7 @@ import os
 import struct
 import zlib
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 MiB = 1 << 20
 
@@ -71,14 +71,83 @@ def _zigzag(n: int) -> bytes:
 
 def _with_codec(header: bytes, codec: bytes) -> bytes:
     """An Avro header re-encoded with ``avro.codec`` set to ``codec``."""
+    return _with_meta(header, "avro.codec", codec)
+
+
+def _with_meta(header: bytes, key: str, value: bytes) -> bytes:
+    """An Avro header re-encoded with its metadata ``key`` set to ``value``."""
     from iceberg_conformance.reference.avro import _avro_bytes, _read_header
 
     meta, body_at = _read_header(header)
-    meta["avro.codec"] = codec
+    meta[key] = value
     out = bytearray(b"Obj\x01") + _zigzag(len(meta))
     for k, v in meta.items():
         out += _avro_bytes(k.encode()) + _avro_bytes(v)
     return bytes(out + _zigzag(0) + header[body_at:body_at + 16])
+
+
+def _edit_header_json(path: str, key: str, edit: Callable[[Any], None]) -> str:
+    """The Avro file at ``path`` with the JSON of its header ``key`` changed in place by ``edit``;
+    the data blocks are kept as they are."""
+    from iceberg_conformance.reference.avro import _read_header
+
+    data = Path(path).read_bytes()
+    meta, body_at = _read_header(data)
+    doc = json.loads(meta[key])
+    edit(doc)
+    Path(path).write_bytes(_with_meta(data[:body_at + 16], key, json.dumps(doc).encode()) + data[body_at + 16:])
+    return path
+
+
+def manifest_list_of(md: str) -> str:
+    """The manifest list of the current snapshot."""
+    path: str = _current(_doc(md))["manifest-list"]
+    return path
+
+
+def _field(record: dict, name: str) -> dict:
+    found: dict = next(f for f in record["fields"] if f["name"] == name)
+    return found
+
+
+def _data_file_record(schema: dict) -> dict:
+    record: dict = _field(schema, "data_file")["type"]
+    return record
+
+
+def manifest_avro_type_unknown(md: str) -> str:
+    """The first manifest's Avro schema gives the ``data_file`` record the type ``truncate[-1]``,
+    which Avro does not have (found by tests/fuzz.py: Polars' Avro reader panics on it)."""
+    return _edit_header_json(first_manifest(md), "avro.schema",
+                             lambda s: _data_file_record(s).update(type="truncate[-1]"))
+
+
+def manifest_avro_field_twice(md: str) -> str:
+    """The first manifest's Avro schema lists its ``status`` field twice (Polars panics)."""
+    return _edit_header_json(first_manifest(md), "avro.schema",
+                             lambda s: s["fields"].append(dict(_field(s, "status"))))
+
+
+def manifest_avro_nested_field_twice(md: str) -> str:
+    """The key-value record of the first manifest's ``lower_bounds`` map lists ``key`` twice
+    (Polars panics)."""
+    def edit(schema: dict) -> None:
+        union = _field(_data_file_record(schema), "lower_bounds")["type"]
+        pair = next(b for b in union if isinstance(b, dict))["items"]
+        pair["fields"].append(dict(_field(pair, "key")))
+    return _edit_header_json(first_manifest(md), "avro.schema", edit)
+
+
+def manifest_list_avro_field_twice(md: str) -> str:
+    """The manifest list's Avro schema lists ``manifest_path`` twice."""
+    return _edit_header_json(manifest_list_of(md), "avro.schema",
+                             lambda s: s["fields"].append(dict(_field(s, "manifest_path"))))
+
+
+def manifest_header_schema_id_list(md: str) -> str:
+    """The first manifest's ``schema`` header (the table schema as JSON) gives its first field the
+    id ``[1]``, a list where an int belongs."""
+    return _edit_header_json(first_manifest(md), "schema", lambda s: s["fields"][0].update(id=[s["fields"][0]["id"]]))
 
 
 def manifest_deflate_bomb(md: str, megabytes: int = 1024) -> str:
@@ -249,6 +318,16 @@ def puffin_zstd_large_blob(md: str, megabytes: int = 200) -> str:
     return _attach_statistics(md, "zstd-large.stats",
                               _puffin_with_blob(_zstd_zeros(megabytes, megabytes * MiB), "zstd"))
 
+
+# Avro schemas of the wrong shape: name -> (builder, the rule that must report it); each a
+# tests/test_hostile_tables.py case (in process: no memory at stake)
+SCHEMA_CASES: dict[str, tuple[Callable[[str], str], str]] = {
+    "manifest-avro-type-unknown": (manifest_avro_type_unknown, "avro.unreadable"),
+    "manifest-avro-field-twice": (manifest_avro_field_twice, "avro.unreadable"),
+    "manifest-avro-nested-field-twice": (manifest_avro_nested_field_twice, "avro.unreadable"),
+    "manifest-list-avro-field-twice": (manifest_list_avro_field_twice, "avro.unreadable"),
+    "manifest-header-schema-id-list": (manifest_header_schema_id_list, "manifests.header-schema"),
+}
 
 # name -> (builder, the rule that must report it; None: a valid input that must pass)
 CASES: dict[str, tuple[Callable[[str], str], str | None]] = {

@@ -70,3 +70,33 @@ def test_property_failure_names_its_clause(pytester: pytest.Pytester) -> None:
     text = result.stdout.str()
     assert result.ret == 1, text[-3000:]
     assert "iceberg-conformance: spec clause" in text and "Bucket Transform Details" in text, text[-3000:]
+
+
+
+def test_property_tests_alone_catch_every_classic_value_bug(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    """Each classic value bug (tests/broken_targets.VALUE_BUGS) is caught by the property test
+    of suites/test_properties.py named for it, run alone (no vector is loaded; one run, every
+    broken target): the test fails with the spec clause and a failing example of the bug's type
+    kind."""
+    from xml.etree import ElementTree
+
+    from tests.broken_targets import VALUE_BUGS, __dict__ as classes
+
+    ids = {broken: f"{prop}[{classes[broken].name}]" for broken, (prop, _) in VALUE_BUGS.items()}
+    targets = [a for broken in VALUE_BUGS for a in ("--target", f"tests.broken_targets:{broken}")]
+    junit = tmp_path / "junit.xml"
+    result = pytester.runpytest_subprocess(
+        *(f"{ROOT / 'suites' / 'test_properties.py'}::{i}" for i in ids.values()), *targets,
+        "--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml"), "-p", "no:cacheprovider", "-q",
+        f"--junitxml={junit}")
+    cases = {c.get("name"): c for c in ElementTree.parse(junit).iter("testcase")}
+    missed = {}
+    for broken, (prop, kind) in VALUE_BUGS.items():
+        case = cases.get(ids[broken])
+        failure = None if case is None else case.find("failure")
+        text = "" if failure is None else (failure.get("message") or "") + (failure.text or "")
+        if failure is None or "example: prop(" not in text or f'type="{kind}' not in text:
+            missed[broken] = f"{ids[broken]}: " + ("not run" if case is None else "passed" if failure is None
+                                                   else f"no failing example of type {kind!r}")
+    assert not missed, f"classic value bugs the property tests do not catch: {missed}\n" + result.stdout.str()[-3000:]
+    assert result.ret == 1

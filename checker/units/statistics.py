@@ -180,9 +180,9 @@ def check_metadata_log_uuids(doc: dict[str, Any], table: str, allowed: Any) -> l
     """``table-uuid`` of every earlier metadata file in ``metadata-log`` that is a local, regular
     file (``allowed``: path -> the path, or None when it may not be read) against the current
     one. Files that are missing or unreadable are not judged (the log may outlive them)."""
-    uuid = doc.get("table-uuid")
-    if not isinstance(uuid, str):
-        return []
+    uuid, log = doc.get("table-uuid"), doc.get("metadata-log")
+    if not isinstance(uuid, str) or not isinstance(log, list):
+        return []  # a metadata-log that is not an array is the metadata unit's shape finding
     out: list[Finding] = []
     for i, old in logged_files(doc, allowed):
         other = old.get("table-uuid")
