@@ -128,18 +128,14 @@ TYPE_TRAPS: list[TypeTrap] = [
          (1025, "W+1: truncate[1024] is 1024, shared with 1024 (mid literal)"),
          (2147483648, "one above the int range: a long literal or bound narrowed to int wraps around"))),
         ("identity", "bucket[8]", "truncate[1024]")),
-    TypeTrap("trap_v1_float", TrapColumn(
-        "v", "float", ("-Infinity", -FLOAT_MAX, -1.5, -0.0, 0.0, 1.5, FLOAT_MAX, "Infinity", "NaN"),
+    *[TypeTrap(f"trap_v1_{t}", TrapColumn(
+        "v", t, ("-Infinity", -top, -1.5, -0.0, 0.0, 1.5, top, "Infinity", "NaN"),
         ((-1.5, "a negative value: its bits compare in reverse as unsigned integers"),
          (1.5, "a positive value: NaN is neither above nor below it"),
-         (FLOAT_MAX, "2^24, the largest finite float of the table: only +Infinity is above it, NaN is not"))),
-        ("identity",)),
-    TypeTrap("trap_v1_double", TrapColumn(
-        "v", "double", ("-Infinity", -DOUBLE_MAX, -1.5, -0.0, 0.0, 1.5, DOUBLE_MAX, "Infinity", "NaN"),
-        ((-1.5, "a negative value: its bits compare in reverse as unsigned integers"),
-         (1.5, "a positive value: NaN is neither above nor below it"),
-         (DOUBLE_MAX, "the largest finite double: only +Infinity is above it, NaN is not"))),
-        ("identity",)),
+         (top, f"{why}: only +Infinity is above it, NaN is not"))),
+        ("identity",))
+      for t, top, why in (("float", FLOAT_MAX, "2^24, the largest finite float of the table"),
+                          ("double", DOUBLE_MAX, "the largest finite double"))],
     TypeTrap("trap_v1_decimal_9_2", TrapColumn(
         "v", "decimal(9, 2)", ("-9999999.99", "-0.04", "-0.03", "-0.01", "0.00", "0.02", "0.03", "0.04",
                                "14.20", "9999999.99"),
