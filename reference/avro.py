@@ -304,6 +304,39 @@ def strip_logical_types(schema: AvroSchema, drop: tuple[str, ...] = ("logicalTyp
     return schema
 
 
+def inline_named_types(schema: AvroSchema) -> AvroSchema:
+    """A copy of ``schema`` in which each use of a named ``fixed`` or ``enum`` type after its
+    definition (a reference by name, as Iceberg Java writes a partition struct holding two
+    fields of one decimal type: the second names ``decimal_9_2``) is a definition of its own
+    under a new name. The binary encoding does not depend on names, so the values read the same;
+    a reader that does not resolve references (Polars) can then decode it."""
+    defined: dict[str, dict[str, Any]] = {}
+    copies = [0]
+
+    def walk(x: AvroSchema) -> AvroSchema:
+        if isinstance(x, list):
+            return [walk(s) for s in x]
+        if isinstance(x, str):
+            named = defined.get(x) or defined.get(x.rsplit(".", 1)[-1])
+            if named is None:
+                return x
+            copies[0] += 1
+            return dict(named, name=f"{named['name']}_{copies[0]}")
+        if isinstance(x, dict):
+            out = {k: walk(v) if k in ("type", "items", "values") else v for k, v in x.items()}
+            if isinstance(x.get("fields"), list):
+                out["fields"] = [dict(f, type=walk(f["type"])) if isinstance(f, dict) and "type" in f else f
+                                 for f in x["fields"]]
+            if out.get("type") in ("fixed", "enum") and isinstance(out.get("name"), str):
+                full = f"{out['namespace']}.{out['name']}" if isinstance(out.get("namespace"), str) else out["name"]
+                defined.setdefault(full, out)
+                defined.setdefault(out["name"], out)
+            return out
+        return x
+
+    return walk(schema)
+
+
 # --- values ---------------------------------------------------------------------------------
 
 @singledispatch
@@ -772,9 +805,11 @@ def container_bytes(path: str, limit: int) -> tuple[AvroSchema, dict[str, str], 
     :func:`iter_container` streams it: codec null, logical types removed from the schema, blocks
     decompressed and checked, the number of records its blocks declare) for a reader that decodes
     a container at once, such as a columnar one; field defaults are left out of the schema too (a
-    reader of the writer's schema never uses them, and Polars rejects some). ``None`` when the rebuilt file would exceed ``limit`` bytes (read it as a stream
+    reader of the writer's schema never uses them, and Polars rejects some), and named fixed and
+    enum types are defined at each use (:func:`inline_named_types`: Polars does not resolve a
+    reference by name). ``None`` when the rebuilt file would exceed ``limit`` bytes (read it as a stream
     instead). Raises ``SpecViolation`` as :func:`iter_container` does for the header and blocks."""
-    f, writer_schema, meta, head, blocks = _open_rebuilt(path, ("logicalType", "default"))
+    f, writer_schema, meta, head, blocks = _open_rebuilt(path, ("logicalType", "default"), inline=True)
     with f:
         parts, size = [], 0
         for part in _chain(head, blocks):
@@ -785,10 +820,10 @@ def container_bytes(path: str, limit: int) -> tuple[AvroSchema, dict[str, str], 
     return writer_schema, meta, b"".join(parts), blocks.records
 
 
-def _open_rebuilt(path: str, drop: tuple[str, ...] = ("logicalType",)
+def _open_rebuilt(path: str, drop: tuple[str, ...] = ("logicalType",), inline: bool = False
                   ) -> tuple[BinaryIO, AvroSchema, dict[str, str], bytes, _Blocks]:
     """The open file, its writer schema and metadata, the rebuilt header (its schema without the
-    attributes in ``drop``) and its blocks."""
+    attributes in ``drop``; with ``inline``, named types defined at each use) and its blocks."""
     try:
         f = open_regular(path)
     except (OSError, ValueError) as e:  # ValueError: a NUL byte in the path
@@ -810,7 +845,8 @@ def _open_rebuilt(path: str, drop: tuple[str, ...] = ("logicalType",)
         # then the blocks as this module decompressed them.
         rebuilt = dict(header)
         try:
-            rebuilt["avro.schema"] = json.dumps(strip_logical_types(writer_schema, drop)).encode()
+            stripped = strip_logical_types(writer_schema, drop)
+            rebuilt["avro.schema"] = json.dumps(inline_named_types(stripped) if inline else stripped).encode()
         except (RecursionError, ValueError):
             raise SpecViolation("avro.unreadable", "avro.schema nested too deeply", clause=CLAUSE,
                                 where="header avro.schema") from None

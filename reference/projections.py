@@ -128,6 +128,15 @@ def _on_bucket(t: BucketTransform, source: IcebergType, p: int, op: str, consts:
     return not every   # an order comparison holds for some, never all, of a hash class
 
 
+def _row_with(subject: ex.BoundReference, value: JSON) -> JSON:
+    """A row (JSON, keyed by field id) whose column ``subject`` is ``value``: a field of a
+    struct sits inside its struct (the source of a partition field may be nested)."""
+    row: JSON = value
+    for fid in reversed(subject.id_path):
+        row = {str(fid): row}
+    return row
+
+
 def accepts(schema_json: JSON, spec_json: JSON, expr_json: JSON, mode: str, partition: JSON) -> bool:
     """Whether the tightest ``mode`` projection of the predicate accepts ``partition`` (the
     partition tuple as JSON keyed by partition field id; the spec has one field)."""
@@ -159,7 +168,7 @@ def accepts(schema_json: JSON, spec_json: JSON, expr_json: JSON, mode: str, part
     if isinstance(t, IdentityTransform) or p is None:
         # the partition value is the source value; the null partition holds only null (transforms
         # keep null)
-        return ex.evaluate(bound, {} if p is None else {str(subject.field_id): raw})
+        return ex.evaluate(bound, {} if p is None else _row_with(subject, raw))
     if isinstance(bound, ex.Test):
         if bound.op not in ("is-null", "not-null"):
             raise _unsupported(f"{bound.op} through {t} is not decided here")
@@ -174,7 +183,7 @@ def accepts(schema_json: JSON, spec_json: JSON, expr_json: JSON, mode: str, part
     if isinstance(t, TruncateTransform) and isinstance(source, (StringType, BinaryType)):
         length = len(p)                  # code points of a string, bytes of binary
         if length < t.width:             # only p itself truncates to a shorter p
-            return ex.evaluate(bound, {str(subject.field_id): raw})
+            return ex.evaluate(bound, _row_with(subject, raw))
         return _on_prefix(op, p, consts, every)
     if isinstance(t, TruncateTransform) and isinstance(source, DecimalType):
         def unscaled(d: Decimal) -> int:

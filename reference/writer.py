@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
+import math
 import os
 import uuid
 from typing import Any
@@ -31,7 +32,8 @@ from .binary import Point, point_to_bytes, to_bytes
 from .commit import VERSION_HINT
 from .transforms import parse_transform
 from .types import (
-    DateType, GeographyType, GeometryType, IcebergType, LongType, StringType, StructType, parse_type,
+    BinaryType, DateType, DoubleType, FixedType, FloatType, GeographyType, GeometryType, IcebergType, LongType,
+    PrimitiveType, StringType, StructType, UUIDType, VariantType, parse_type,
 )
 from .values import from_json, to_json
 
@@ -241,6 +243,9 @@ _ARROW_TYPES: dict[str, Any] = {
     "date": pa.date32(), "string": pa.string(), "binary": pa.binary(),
     "timestamp": pa.timestamp("us"), "timestamptz": pa.timestamp("us", tz="UTC"),
     "timestamp_ns": pa.timestamp("ns"), "timestamptz_ns": pa.timestamp("ns", tz="UTC"),
+    # Appendix A (Parquet): time is int64 TIME(MICROS, not adjusted to UTC), uuid a 16-byte
+    # fixed_len_byte_array with the UUID logical type (Arrow's arrow.uuid extension)
+    "time": pa.time64("us"), "uuid": pa.uuid(),
 }
 
 
@@ -267,11 +272,15 @@ def _arrow_type(type_: str) -> Any:
         return _GeoArrowWkb("{}")
     if base == "geography":
         return _GeoArrowWkb('{"edges": "spherical"}')
+    if base.startswith("fixed["):        # fixed[L]: a fixed_len_byte_array of L bytes
+        return pa.binary(int(base[len("fixed["):-1]))
     return _ARROW_TYPES[type_]
 
 
 def _arrow_array(values: list[Any], t: Any) -> Any:
     if isinstance(t, pa.ExtensionType):
+        if t.extension_name == "arrow.uuid":
+            values = [None if v is None else v.bytes for v in values]
         return pa.ExtensionArray.from_storage(t, pa.array(values, t.storage_type))
     return pa.array(values, t)
 
@@ -313,22 +322,45 @@ def _f(fid: int, name: str, type_: str, required: bool = False) -> dict[str, Any
     return {"id": fid, "name": name, "required": required, "type": type_}
 
 
+def _bound_order(t: IcebergType) -> Any:
+    """The sort key of values of ``t`` for bounds: strings by their UTF-8 bytes, uuid by its 16
+    bytes, binary and fixed unsigned byte-wise ("Sorting" and Appendix D); -0.0 before +0.0 for
+    float and double ("Manifests": "the value -0.0 must precede +0.0, as in the IEEE 754
+    totalOrder predicate"); other types by their value."""
+    if isinstance(t, StringType):
+        return lambda v: v.encode("utf-8")
+    if isinstance(t, UUIDType):
+        return lambda v: v.bytes
+    if isinstance(t, (BinaryType, FixedType)):
+        return bytes
+    if isinstance(t, (FloatType, DoubleType)):
+        return lambda v: (v, math.copysign(1.0, v))
+    return lambda v: v
+
+
 class TableBuilder:
     """A v2/v3 table under ``location`` written commit by commit with fixed ids and times.
 
     ``fields`` are the schema's top-level fields in metadata JSON form (primitive types only);
-    ``specs`` the partition specs' field lists (spec id = position; spec 0 is the default).
+    ``specs`` the partition specs' field lists (spec id = position; spec 0 is the default,
+    :meth:`evolve_spec` adds one and makes it the default). With ``bounds`` every data and delete
+    file gets the lower and upper bounds of its primitive columns ("Manifests": bounds of the
+    non-null, non-NaN values, in the binary form of Appendix D, never truncated) and NaN counts
+    of its float and double columns; without, only geometry and geography columns have bounds.
     Snapshot ids are ``1001, 1002, ...``; the snapshot of commit ``n`` has sequence number ``n``.
     """
 
     def __init__(self, location: str, version: int, fields: list[dict[str, Any]],
-                 specs: list[list[dict[str, Any]]] | None = None, properties: dict[str, str] | None = None) -> None:
+                 specs: list[list[dict[str, Any]]] | None = None, properties: dict[str, str] | None = None,
+                 bounds: bool = False) -> None:
         if version not in (2, 3):
             raise ValueError(f"TableBuilder writes format version 2 or 3, not {version}")
         self.location = os.path.abspath(location)
         self.version = version
+        self.bounds = bounds
         self.schemas: list[dict[str, Any]] = [{"type": "struct", "schema-id": 0, "fields": list(fields)}]
         self.specs: list[dict[str, Any]] = [{"spec-id": i, "fields": f} for i, f in enumerate(specs or [[]])]
+        self.default_spec_id = 0
         self.properties = dict(properties or {})
         self.snapshots: list[dict[str, Any]] = []
         self.snapshot_log: list[dict[str, Any]] = []
@@ -338,6 +370,7 @@ class TableBuilder:
         self.entries: dict[str, list[dict[str, Any]]] = {}  # manifest path -> its entries, as written
         self.file_info: dict[str, dict[str, Any]] = {}     # content file path -> inherited values
         self.next_row_id = 0
+        self.sequence_number = 0   # of the latest commit (snapshots may be expired)
         self.files = 0
         self.data_dir = os.path.join(self.location, "data")
         self.meta_dir = os.path.join(self.location, "metadata")
@@ -373,6 +406,16 @@ class TableBuilder:
         self.schemas.append({"type": "struct", "schema-id": len(self.schemas), "fields": fields})
         self._write_metadata()
 
+    def evolve_spec(self, fields: list[dict[str, Any]]) -> int:
+        """"Partition Evolution": a new partition spec (the next spec id) made the default, in a
+        metadata version of its own; returns its spec id. Data files keep the spec they were
+        written with."""
+        spec_id = len(self.specs)
+        self.specs.append({"spec-id": spec_id, "fields": list(fields)})
+        self.default_spec_id = spec_id
+        self._write_metadata()
+        return spec_id
+
     # -- files -----------------------------------------------------------------------------
 
     def _name(self, stem: str, ext: str) -> str:
@@ -389,6 +432,7 @@ class TableBuilder:
         nulls: dict[str, int] = {}
         lower: dict[str, str] = {}
         upper: dict[str, str] = {}
+        nans: dict[str, int] = {}
         for f, nf in zip(fields, types.fields):
             if f["type"] == "unknown":
                 continue
@@ -406,12 +450,22 @@ class TableBuilder:
                 if box is not None:
                     lower[str(f["id"])] = point_to_bytes(box[0]).hex()
                     upper[str(f["id"])] = point_to_bytes(box[1]).hex()
+            elif self.bounds and isinstance(nf.field_type, PrimitiveType) and not isinstance(nf.field_type, VariantType):
+                if isinstance(nf.field_type, (FloatType, DoubleType)):
+                    nans[str(f["id"])] = sum(isinstance(v, float) and math.isnan(v) for v in internal)
+                regular = [v for v in internal if v is not None and not (isinstance(v, float) and math.isnan(v))]
+                if regular:
+                    key = _bound_order(nf.field_type)
+                    lower[str(f["id"])] = to_bytes(nf.field_type, min(regular, key=key)).hex()
+                    upper[str(f["id"])] = to_bytes(nf.field_type, max(regular, key=key)).hex()
         pq.write_table(pa.Table.from_arrays(arrays, schema=pa.schema(arrow_fields)), path, compression="NONE",
                        store_schema=False)
         out: dict[str, Any] = {"record_count": len(rows), "file_size_in_bytes": os.path.getsize(path),
                                "value_counts": counts, "null_value_counts": nulls}
-        if lower:  # only geometry/geography columns get bounds from this writer
+        if lower:
             out.update(lower_bounds=lower, upper_bounds=upper)
+        if nans:
+            out["nan_value_counts"] = nans
         return out
 
     def _partition(self, spec_id: int, row: dict[str, Any]) -> dict[str, Any]:
@@ -432,7 +486,8 @@ class TableBuilder:
                               "record_count": metrics["record_count"],
                               "file_size_in_bytes": metrics["file_size_in_bytes"],
                               "column_sizes": None, "value_counts": metrics.get("value_counts"),
-                              "null_value_counts": metrics.get("null_value_counts"), "nan_value_counts": None,
+                              "null_value_counts": metrics.get("null_value_counts"),
+                              "nan_value_counts": metrics.get("nan_value_counts"),
                               "lower_bounds": metrics.get("lower_bounds"), "upper_bounds": metrics.get("upper_bounds"),
                               "key_metadata": None,
                               "split_offsets": None, "equality_ids": None,
@@ -444,8 +499,10 @@ class TableBuilder:
 
     # -- commits ---------------------------------------------------------------------------
 
-    def append(self, rows: list[dict[str, Any]], spec_id: int = 0) -> int:
-        """One data file per partition of ``rows``; returns the new snapshot id."""
+    def append(self, rows: list[dict[str, Any]], spec_id: int | None = None) -> int:
+        """One data file per partition of ``rows`` under ``spec_id`` (the default spec unless
+        given); returns the new snapshot id."""
+        spec_id = self.default_spec_id if spec_id is None else spec_id
         by_part: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
         for r in rows:
             part = self._partition(spec_id, r)
@@ -540,7 +597,7 @@ class TableBuilder:
         rewritten: the old file DELETED, its other files EXISTING, the new file ADDED."""
         if self.version < 3:
             raise ValueError("row lineage columns are a v3 feature")
-        seq = len(self.snapshots) + 1
+        seq = self.sequence_number + 1
         old_manifest = next(mf for mf in self.manifests if any(
             e["data_file"]["file_path"] == old_path for e in self.entries[mf["manifest_path"]]))
         path = self._name("data", "parquet")
@@ -573,7 +630,7 @@ class TableBuilder:
         ``replace`` = (manifest path, spec id, entries) a rewritten data manifest in place of
         that manifest; new manifests first, then the previous snapshot's manifests as they were
         ("Manifest Lists")."""
-        seq = len(self.snapshots) + 1
+        seq = self.sequence_number + 1
         sid = 1000 + seq
         new = []
         to_write: list[tuple[int, int, list[dict[str, Any]]]] = [(content, spec_id, [{"status": 1, "snapshot_id": None, "sequence_number": None,
@@ -661,9 +718,22 @@ class TableBuilder:
             snap.update({"first-row-id": first_row_id, "added-rows": added_rows})
             self.next_row_id = first_row_id + added_rows
         self.snapshots.append(snap)
+        self.sequence_number = seq
         self.snapshot_log.append({"timestamp-ms": snap["timestamp-ms"], "snapshot-id": sid})
         self._write_metadata()
         return sid
+
+    def expire_snapshots(self) -> None:
+        """"Snapshot expiry" of every snapshot but the current one: they leave the snapshot list
+        and log (a metadata version of its own) and their manifest lists are deleted; manifests
+        and data files stay, the current snapshot lists them all (this writer only appends to
+        the manifest list)."""
+        current = self.snapshots[-1]
+        for snap in self.snapshots[:-1]:
+            os.remove(snap["manifest-list"])
+        self.snapshots = [current]
+        self.snapshot_log = [e for e in self.snapshot_log if e["snapshot-id"] == current["snapshot-id"]]
+        self._write_metadata()
 
     # -- metadata --------------------------------------------------------------------------
 
@@ -676,11 +746,11 @@ class TableBuilder:
             self.metadata_log.append({"timestamp-ms": self._last_updated(), "metadata-file": previous})
         current = self.snapshots[-1]["snapshot-id"] if self.snapshots else None
         m: dict[str, Any] = {"format-version": self.version, "table-uuid": TABLE_UUID, "location": self.location,
-                             "last-sequence-number": len(self.snapshots),
+                             "last-sequence-number": self.sequence_number,
                              "last-updated-ms": self._last_updated() + 1,
                              "last-column-id": self.last_column_id(),
                              "current-schema-id": self.schema["schema-id"], "schemas": self.schemas,
-                             "default-spec-id": 0, "partition-specs": self.specs,
+                             "default-spec-id": self.default_spec_id, "partition-specs": self.specs,
                              "last-partition-id": max([999] + [int(f["field-id"]) for s in self.specs
                                                               for f in s["fields"]]),
                              "default-sort-order-id": 0, "sort-orders": [{"order-id": 0, "fields": []}],
@@ -697,4 +767,4 @@ class TableBuilder:
             f.write(str(len(self.metadata_log) + 1))
 
     def _last_updated(self) -> int:
-        return BASE_MS + 1000 * len(self.snapshots) + len(self.metadata_log)
+        return BASE_MS + 1000 * self.sequence_number + len(self.metadata_log)

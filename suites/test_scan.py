@@ -3,7 +3,9 @@
 For every golden table, ``suites/golden/filters.json`` lists row filters in the JSON form of
 ``format/expressions-spec.md``, each with the reason it is a trap for scan planning (pre-1970
 temporal partitions, truncate at its boundaries, buckets, NaN and null, columns renamed, added
-or promoted, partition evolution, position/equality deletes and deletion vectors, v3 defaults).
+or promoted, partition evolution, position/equality deletes and deletion vectors, v3 defaults);
+``suites/golden/trap-filters.json`` adds the generated grid over the trap tables (every
+transform x every source type at its boundary values, :mod:`suites.golden.trap_tables`).
 One test per (table, filter, reader) reads every live snapshot of the table whose schema binds
 the filter and compares, as a multiset of rows in the spec's JSON single-value form, what the
 reader returns with the expected rows: the rows the generator recorded for that snapshot where
@@ -66,6 +68,7 @@ SCAN_READERS = ("reference", "pyiceberg", "java")
 MIN_CASES, MIN_PROPER_SHARE = 200, 0.5
 
 
+@lru_cache(maxsize=1)
 def _filters() -> dict[str, list[dict[str, Any]]]:
     return golden_filters.load()
 
@@ -264,6 +267,13 @@ def _plan_truth(metadata: Path, snapshot_id: int, schema_json: dict[str, Any], r
     return files
 
 
+@lru_cache(maxsize=8)
+def _plan_truth_of(metadata: str, snapshot_id: int, schema_json: str, row_filter: str) -> dict[str, Any]:
+    """:func:`_plan_truth` once per (snapshot, filter) for the planners judged one after the other
+    (arguments as JSON text)."""
+    return _plan_truth(Path(metadata), snapshot_id, json.loads(schema_json), json.loads(row_filter))
+
+
 def _judge_plan(truth: dict[str, Any], planned: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
     """(problems, advisories) of a plan against the truth of :func:`_plan_truth`."""
     from iceberg_conformance.reference import scan as ref
@@ -309,7 +319,7 @@ def test_plan(golden_dir: Path, table: str, filter_id: str, planner: str) -> Non
         if expected_rows(schema, snap["rows"], f["filter"]) is None:
             continue
         where = f"snapshot {snap['snapshot_id']} ({snap['label']}; ref {snap['ref']})"
-        truth = _plan_truth(metadata, snap["snapshot_id"], schema, f["filter"])
+        truth = _plan_truth_of(str(metadata), snap["snapshot_id"], json.dumps(schema), json.dumps(f["filter"]))
         try:
             planned = _target(planner).plan_files(str(metadata), snap["snapshot_id"], f["filter"])
         except Unsupported as e:

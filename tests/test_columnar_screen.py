@@ -38,6 +38,23 @@ def test_screen_certifies_and_agrees_on_reference_tables(tmp_path: Path, version
     assert got.manifests > 0 and got.certified == got.manifests
 
 
+def test_screen_certifies_a_named_type_used_twice(tmp_path: Path) -> None:
+    """A partition struct with two fields of one fixed type: the manifest's Avro schema defines
+    ``fixed_4`` at the first field and names it at the second (Iceberg Java does the same with a
+    decimal partition field and the void field it leaves behind in v1). Polars does not resolve a
+    reference by name; the screen reads a copy that defines the type at each use."""
+    from iceberg_conformance.reference.writer import TableBuilder
+
+    t = TableBuilder(str(tmp_path / "t"), 2, [{"id": 1, "name": "id", "required": True, "type": "int"},
+                                              {"id": 2, "name": "v", "required": False, "type": "fixed[4]"}],
+                     [[{"source-id": 2, "field-id": 1000, "name": "a", "transform": "identity"},
+                       {"source-id": 2, "field-id": 1001, "name": "b", "transform": "void"}]])
+    t.append([{"id": 1, "v": "01020304"}, {"id": 2, "v": None}])
+    got = screen_agreement(t.metadata_path())
+    assert got.differ == [] and got.declined == []
+    assert got.manifests == 1 and got.certified == 1
+
+
 def test_screen_agrees_on_every_damaged_copy(tmp_path: Path) -> None:
     """Every damage case the checker has, on the v2 and v3 reference tables: wherever the screen
     certifies a damaged manifest, its findings and digest are the record reader's (a damage it let

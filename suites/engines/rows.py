@@ -51,6 +51,10 @@ def canonical(t: Any, v: Any) -> Any:
             return "NaN"
         if math.isinf(f):
             return "Infinity" if f > 0 else "-Infinity"
+        if t == "float":   # the shortest decimal that reads back as the same float (not its double's)
+            import numpy
+
+            return float(str(numpy.float32(f)))
         return f
     if t in ("int", "long"):
         return int(v)

@@ -45,12 +45,13 @@ class ReferenceWriter(_Writer):
     producer = "reference"
 
     def create(self, fields: list[dict[str, Any]], specs: list[list[dict[str, Any]]] | None = None,
-               version: int | None = None) -> Any:
+               version: int | None = None, bounds: bool = False) -> Any:
         """``version``: the format version to start at (the table's by default; a v2 table the
-        generator upgrades later)."""
+        generator upgrades later); ``bounds``: write column bounds (see ``TableBuilder``)."""
         from iceberg_conformance.reference.writer import TableBuilder
 
-        self.table = TableBuilder(str(self.table_dir()), version or self.spec.format_version, fields, specs)
+        self.table = TableBuilder(str(self.table_dir()), version or self.spec.format_version, fields, specs,
+                                  bounds=bounds)
         return self.table
 
     def expect(self, label: str, rows: list[Row],

@@ -266,6 +266,29 @@ public final class ConformanceOracle {
         && (f.type().typeId() == Type.TypeID.BINARY || f.type().typeId() == Type.TypeID.FIXED);
   }
 
+  /** Whether a predicate (term form) or one inside its and/or/not compares a binary or fixed
+   * column with constants. */
+  static boolean anyHexConstants(Schema schema, JsonNode e) {
+    if (e == null || !e.isObject()) {
+      return false;
+    }
+    return hexConstants(schema, e) || anyHexConstants(schema, e.get("child"))
+        || anyHexConstants(schema, e.get("left")) || anyHexConstants(schema, e.get("right"));
+  }
+
+  /** A scan's filter: hex constants of binary and fixed columns are read by the schema-aware
+   * parser (see projection_accepts), every other filter by the schema-less one. */
+  static Expression scanFilter(Schema schema, JsonNode e) throws Exception {
+    return anyHexConstants(schema, e)
+        ? ExpressionParser.fromJson(MAPPER.writeValueAsString(e), schema)
+        : ExpressionParser.fromJson(e);
+  }
+
+  static Schema snapshotSchema(Table table, long snapshotId) {
+    Integer schemaId = table.snapshot(snapshotId).schemaId();
+    return schemaId != null ? table.schemas().get(schemaId) : table.schema();
+  }
+
   // --- table scans ----------------------------------------------------------------------
 
   /** The rows of a snapshot that match a filter, as Iceberg's generic reader returns them
@@ -275,10 +298,10 @@ public final class ConformanceOracle {
    * the Iceberg runtime jar alone (Hadoop is on Spark's class path at run time). */
   static JsonNode scan(JsonNode a) throws Exception {
     Table table = loadTable(a.get("metadata").asText());
-    Expression filter = ExpressionParser.fromJson(a.get("expression"));
     long snapshotId = a.get("snapshot_id").asLong();
-    Integer schemaId = table.snapshot(snapshotId).schemaId();
-    Types.StructType struct = (schemaId != null ? table.schemas().get(schemaId) : table.schema()).asStruct();
+    Schema schema = snapshotSchema(table, snapshotId);
+    Expression filter = scanFilter(schema, a.get("expression"));
+    Types.StructType struct = schema.asStruct();
     ArrayNode rows = NODES.arrayNode();
     try (CloseableIterable<Record> records = IcebergGenerics.read(table)
         .useSnapshot(snapshotId).where(filter).build()) {
@@ -299,10 +322,11 @@ public final class ConformanceOracle {
    * each data file's location with the locations of the delete files attached to it. */
   static JsonNode planFiles(JsonNode a) throws Exception {
     Table table = loadTable(a.get("metadata").asText());
+    long snapshotId = a.get("snapshot_id").asLong();
     ArrayNode tasks = NODES.arrayNode();
     try (CloseableIterable<FileScanTask> planned = table.newScan()
-        .useSnapshot(a.get("snapshot_id").asLong())
-        .filter(ExpressionParser.fromJson(a.get("expression")))
+        .useSnapshot(snapshotId)
+        .filter(scanFilter(snapshotSchema(table, snapshotId), a.get("expression")))
         .planFiles()) {
       for (FileScanTask task : planned) {
         ObjectNode t = tasks.addObject();

@@ -4,7 +4,9 @@
 its metadata file (``HadoopTables``), in the JVM of the Spark session.
 
 The filter reaches Java through ``ExpressionParser.fromJson`` in the deprecated term form
-(Iceberg Java 1.10 reads only that form; see :mod:`suites.targets._term_form`). Rows come back
+(Iceberg Java 1.10 reads only that form; see :mod:`suites.targets._term_form`); a filter with
+constants of binary or fixed columns (hex, which the schema-less parser reads as strings that do
+not convert) through the schema-aware ``fromJson(json, schema)`` with the snapshot's schema. Rows come back
 as JSON single values written on the Java side (``suites/spark/java/ConformanceOracle.java``),
 so no py4j number boxing is involved. Capability ``scan-plan`` is the same scan's
 ``TableScan.useSnapshot(id).filter(...).planFiles()``: each task's data file and ``deletes()``.

@@ -141,6 +141,39 @@ def _typed_predicate(schema: Any, term_form: Any) -> Any:
         return cls(name, literal(to_native(field_type, term_form["value"])))
 
 
+def _hex_leaf(schema: Any, e: Any) -> bool:
+    """A predicate (term form) comparing a binary or fixed column with constants."""
+    if not (isinstance(e, dict) and isinstance(e.get("term"), str) and ("value" in e or "values" in e)):
+        return False
+    try:
+        t = str(schema.find_field(e["term"]).field_type)
+    except ValueError:
+        return False
+    return t == "binary" or t.startswith("fixed[")
+
+
+def scan_filter(schema: Any, term_form: Any) -> Any:
+    """A scan's filter as a PyIceberg expression: predicates with constants of binary and fixed
+    columns (hex in the JSON single-value form) are built by :func:`_typed_predicate`, through
+    and/or/not; a filter without them is parsed as given, so that the scan is judged and not
+    PyIceberg's reading of JSON constants."""
+    from pyiceberg import expressions as pe
+
+    def has_hex(e: Any) -> bool:
+        return isinstance(e, dict) and (_hex_leaf(schema, e) or any(has_hex(e.get(k)) for k in ("left", "right", "child")))
+
+    def build(e: Any) -> Any:
+        if not has_hex(e):
+            return _parse(e)
+        if e.get("type") in ("and", "or"):
+            return (pe.And if e["type"] == "and" else pe.Or)(build(e["left"]), build(e["right"]))
+        if e.get("type") == "not":
+            return pe.Not(build(e["child"]))
+        return _typed_predicate(schema, e)
+
+    return build(term_form)
+
+
 class ExpressionsMixin:
     CAPABILITIES = frozenset({EXPRESSIONS, PROJECTION, METRICS, MANIFEST_PRUNING})
 

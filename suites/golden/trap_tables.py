@@ -1,0 +1,453 @@
+"""Trap tables (``trap_*``): a systematic grid of the values scan pruning gets wrong.
+
+Wrong rows come from pruning, and pruning only happens under a row filter: a partition
+predicate projected through a transform, a file's bounds and counts, deletes under a filter.
+These tables are built so that the filters of ``trap-filters.json`` (written from
+:data:`TYPE_TRAPS` and :data:`EXTRA_TRAPS` by ``python -m tools.golden.trap_filters``) meet
+every transform on every source type it takes, at the values around each boundary.
+
+**One table per source type.** Its column ``v`` holds the same boundary values (and a null)
+once under each partition spec the table goes through: the spec *evolves* through every
+transform the type takes (identity, bucket[N], truncate[W], year, month, day, hour), and the
+last spec leaves only ``void`` fields (``ALTER TABLE ... DROP PARTITION FIELD`` in v1 makes a
+dropped field ``void``; "Partition Evolution"). The final snapshot therefore holds data files
+of every spec; older snapshots are expired, so each filter is one case. Row ``id`` is
+``100 * spec + i``: a missing row names the spec whose files were pruned wrongly.
+
+* Spark (Iceberg Java 1.10.2) writes the types Spark 3.5 has, as v1 tables (void fields, real
+  metrics: string and binary bounds truncated to 16, decimals as int32/int64/fixed);
+* the reference writer (:class:`reference.writer.TableBuilder`, with bounds) writes time, uuid,
+  fixed (v2) and timestamp_ns, timestamptz_ns (v3); its last spec is a ``void`` field as well
+  (a transform of every format version, "Partition Transforms").
+
+The values: both sides of 1970-01-01 and the instants around it (the time transforms round
+toward negative infinity: 1969-12-31T23:59:59.999999 is hour -1, day -1, month -1, year -1),
+zero and +-1, the truncate widths W-1, W, W+1 and -1, -W, -W-1 (``truncate`` is a floor:
+truncate[16](-1) is -16), negative decimals (bucket hashes their two's-complement bytes), the
+type minima and maxima, strings sharing a prefix longer than the 16 characters Iceberg Java
+keeps in bounds, code points whose UTF-8 and UTF-16 orders differ, empty strings and binary,
+bytes on both sides of 0x80 (signed versus unsigned), NaN, -0.0, 0.0 and the infinities.
+
+**Extra tables** (:func:`trap_v2_partition_evolution` and below): partition evolution in v2 (a
+field dropped and re-added with its old field id, several columns, ``and``/``or``), a column
+dropped and re-added under the same name (a new field id), nested struct fields as filter
+columns and partition sources, and a rename followed by a new column under the old name, with
+the older snapshot live (a filter binds to each snapshot's own schema).
+
+Expected rows come from the generators' models, as for every golden table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from iceberg_conformance.suites.golden.producers import ReferenceWriter
+from iceberg_conformance.suites.golden.registry import Row, TableWriter, golden_table
+
+#: JSON single-value forms of type extremes used below
+INT_MIN, INT_MAX = -2147483648, 2147483647
+LONG_MIN, LONG_MAX = -9223372036854775808, 9223372036854775807
+#: the largest float of the float table: 2^24, the last of the consecutive integers a float holds
+FLOAT_MAX = 16777216.0
+DOUBLE_MAX = 1.7976931348623157e+308
+LONG_PREFIX = "iceberg-conformance-"          # 20 characters: longer than the 16 Java keeps in bounds
+
+
+@dataclass(frozen=True)
+class TrapColumn:
+    """A column filters are built on: its name (``a.b`` for a nested field), its Iceberg type,
+    the boundary literals the filters compare with, each with why it is one, and the prefixes
+    of starts-with (strings). ``values`` are the distinct non-null values the table holds in it
+    (JSON single-value form); every trap table also holds nulls there."""
+
+    name: str
+    type: str
+    values: tuple[Any, ...]
+    literals: tuple[tuple[Any, str], ...]
+    prefixes: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class TypeTrap:
+    """One table per source type: its column ``v`` and the transforms its spec evolves through."""
+
+    table: str
+    column: TrapColumn
+    transforms: tuple[str, ...]
+    producer: str = "spark"
+    format_version: int = 1
+
+    @property
+    def features(self) -> tuple[str, ...]:
+        named = {"bucket", "truncate", "identity", "year", "month", "day", "hour"}
+        out = [f"v{self.format_version}", "void", "trap", "types"]
+        if len(self.transforms) >= 2:                    # three specs or more (with the void one)
+            out.append("partition-evolution")
+        out += [t.split("[")[0] for t in self.transforms if t.split("[")[0] in named]
+        out += list(_TYPE_FEATURES.get(self.column.type.split("(")[0].split("[")[0], ()))
+        return tuple(dict.fromkeys(out))
+
+
+_TYPE_FEATURES = {
+    "int": ("negative",), "long": ("negative",), "decimal": ("negative",), "float": ("negative", "nan"),
+    "double": ("negative", "nan"), "date": ("pre-1970",), "timestamp": ("pre-1970",),
+    "timestamptz": ("pre-1970",), "timestamp_ns": ("pre-1970", "timestamp_ns"),
+    "timestamptz_ns": ("pre-1970", "timestamptz_ns"), "string": ("non-ascii", "truncated-bounds"),
+    "binary": ("truncated-bounds",), "uuid": ("uuid",), "fixed": ("fixed",), "time": ("time",),
+}
+
+
+def _dates(*days: str) -> tuple[str, ...]:
+    return days
+
+
+# --- the grid: one trap column per source type --------------------------------------------
+# Literals are values of the column (each filter then selects a non-empty proper subset);
+# "mid" literals sit inside a partition that also holds a value on their other side, which is
+# what catches a projection of v < c to T(v) < T(c) (instead of T(v) <= T(c)).
+
+TYPE_TRAPS: list[TypeTrap] = [
+    TypeTrap("trap_v1_boolean", TrapColumn(
+        "v", "boolean", (False, True),
+        ((False, "false sorts before true; identity partitions false and true, bucket takes no boolean"),
+         (True, "the upper value; a void field's null partition value must not prune either"))),
+        ("identity",)),
+    TypeTrap("trap_v1_int", TrapColumn(
+        "v", "int", (INT_MIN, -17, -16, -1, 0, 1, 15, 16, 17, INT_MAX),
+        ((-1, "-1: truncate[16] is -16 (floor; truncating toward zero gives 0), shared with -16 (mid literal)"),
+         (0, "zero: the partition 0 holds 0, 1 and 15 (mid literal for > 0)"),
+         (17, "W+1: truncate[16] is 16, shared with 16 (mid literal for < 17)"))),
+        ("identity", "bucket[8]", "truncate[16]")),
+    TypeTrap("trap_v1_long", TrapColumn(
+        "v", "long", (LONG_MIN, -2147483649, -1025, -1024, -1, 0, 1, 1023, 1024, 1025, 2147483648, LONG_MAX),
+        ((-1, "-1: truncate[1024] is -1024 (floor), shared with -1024 (mid literal)"),
+         (1025, "W+1: truncate[1024] is 1024, shared with 1024 (mid literal)"),
+         (2147483648, "one above the int range: a long literal or bound narrowed to int wraps around"))),
+        ("identity", "bucket[8]", "truncate[1024]")),
+    *[TypeTrap(f"trap_v1_{t}", TrapColumn(
+        "v", t, ("-Infinity", -top, -1.5, -0.0, 0.0, 1.5, top, "Infinity", "NaN"),
+        ((-1.5, "a negative value: its bits compare in reverse as unsigned integers"),
+         (1.5, "a positive value: NaN is neither above nor below it"),
+         (top, f"{why}: only +Infinity is above it, NaN is not"))),
+        ("identity",))
+      for t, top, why in (("float", FLOAT_MAX, "2^24, the largest finite float of the table"),
+                          ("double", DOUBLE_MAX, "the largest finite double"))],
+    TypeTrap("trap_v1_decimal_9_2", TrapColumn(
+        "v", "decimal(9, 2)", ("-9999999.99", "-0.04", "-0.03", "-0.01", "0.00", "0.02", "0.03", "0.04",
+                               "14.20", "9999999.99"),
+        (("-0.01", "-1 unscaled: truncate[3] is -0.03 (floor), not 0.00; bucket hashes the byte ff"),
+         ("0.02", "W-1: truncate[3] is 0.00, shared with 0.00 (mid literal)"),
+         ("0.04", "W+1: truncate[3] is 0.03, shared with 0.03 (mid literal)"))),
+        ("identity", "bucket[4]", "truncate[3]")),
+    TypeTrap("trap_v1_decimal_18_4", TrapColumn(
+        "v", "decimal(18, 4)", ("-99999999999999.9999", "-0.0010", "-0.0009", "-0.0001", "0.0000", "0.0008",
+                                "0.0009", "0.0010", "99999999999999.9999"),
+        (("-0.0001", "-1 unscaled: truncate[9] is -0.0009 (floor), not 0"),
+         ("0.0008", "W-1: truncate[9] is 0, shared with 0.0000 (mid literal)"),
+         ("0.0010", "W+1: truncate[9] is 0.0009, shared with 0.0009 (mid literal)"))),
+        ("identity", "bucket[4]", "truncate[9]")),
+    TypeTrap("trap_v1_decimal_38_10", TrapColumn(
+        "v", "decimal(38, 10)", ("-9999999999999999999999999999.9999999999", "-0.0000000012", "-0.0000000011",
+                                 "-0.0000000001", "0.0000000000", "0.0000000010", "0.0000000011", "0.0000000012",
+                                 "1234567890123456789012345678.0123456789",
+                                 "9999999999999999999999999999.9999999999"),
+        (("-0.0000000001", "-1 unscaled: truncate[11] is -11 (floor), not 0; 16-byte bounds compare signed"),
+         ("0.0000000010", "W-1: truncate[11] is 0, shared with 0 (mid literal)"),
+         ("0.0000000012", "W+1: truncate[11] is 11, shared with 11 (mid literal)"))),
+        ("identity", "bucket[4]", "truncate[11]")),
+    TypeTrap("trap_v1_date", TrapColumn(
+        "v", "date", _dates("0001-01-01", "1900-01-01", "1968-12-31", "1969-01-01", "1969-11-30", "1969-12-01",
+                            "1969-12-31", "1970-01-01", "1970-01-02", "2024-02-29", "9999-12-31"),
+        (("1969-01-01", "the first day of year -1, shared with 1969-11-30 .. 1969-12-31 (mid literal for >)"),
+         ("1969-12-31", "day -1, month -1, year -1 (floor): rounding toward zero puts it in 0"),
+         ("1970-01-01", "the epoch: day 0; everything before it is in negative partitions"))),
+        ("identity", "bucket[4]", "year", "month", "day")),
+    *[TypeTrap(f"trap_v1_{t}", TrapColumn(
+        "v", t, tuple(x + z for x in (
+            "0001-01-01T00:00:00.000000", "1900-01-01T00:00:00.000000", "1968-12-31T23:59:59.999999",
+            "1969-01-01T00:00:00.000000", "1969-12-31T00:00:00.000000", "1969-12-31T22:59:59.999999",
+            "1969-12-31T23:00:00.000000", "1969-12-31T23:59:59.999999", "1970-01-01T00:00:00.000000",
+            "1970-01-01T00:00:00.000001", "1970-01-01T01:00:00.000000", "2024-02-29T12:00:00.000000",
+            "9999-12-31T23:59:59.999999")),
+        (("1969-12-31T23:00:00.000000" + z, "the first microsecond of hour -1, shared with 23:59:59.999999; "
+                                            "day -1 also holds 00:00 and 22:59:59.999999"),
+         ("1969-12-31T23:59:59.999999" + z, "the last microsecond before the epoch: hour, day, month and year -1 "
+                                            "(floor); rounding toward zero puts it in 0"),
+         ("1970-01-01T00:00:00.000000" + z, "the epoch: partition 0 of every time transform"))),
+        ("identity", "bucket[4]", "year", "month", "day", "hour"))
+      for t, z in (("timestamp", ""), ("timestamptz", "+00:00"))],
+    TypeTrap("trap_v1_string", TrapColumn(
+        "v", "string", ("", "ab", "abc", "abcd", "iceberg-conforma", LONG_PREFIX + "a", LONG_PREFIX + "b",
+                        "iceberg-conformb", "é", "ｚ", "😀", "😀😁😂", "😀😁😂😃"),
+        (("abc", "W: truncate[3] of abcd is abc too (mid literal for >)"),
+         (LONG_PREFIX + "a", "longer than 16 characters: Java's bounds are iceberg-conforma .. iceberg-conformb"),
+         ("😀", "U+1F600: one code point, two UTF-16 units (D83D DE00), four UTF-8 bytes; ｚ (U+FF5A) is below "
+                "it in UTF-8 and code points but above it in UTF-16; truncate[3] counts code points")),
+        ((LONG_PREFIX, "a prefix longer than the 16 characters of Java's truncated bounds and longer than W"),
+         ("ab", "a prefix shorter than W: truncate[3] partitions ab, abc keep it"),
+         ("😀", "a prefix of one code point (two UTF-16 units): partitions 😀 and 😀😁😂 start with it"))),
+        ("identity", "bucket[4]", "truncate[3]")),
+    TypeTrap("trap_v1_binary", TrapColumn(
+        "v", "binary", ("", "00", "0001", "01", "0102", "010203", "7f", "7fff", "80", "ff", "ffff",
+                        "00112233445566778899aabbccddeeff00", "00112233445566778899aabbccddeeff01"),
+        (("0102", "W: truncate[2] of 010203 is 0102 too (mid literal for >)"),
+         ("7f", "the last byte below 0x80: signed bytes put 80 .. ff below it"),
+         ("80", "the first byte above 0x7f: signed, it is the lowest"))),
+        ("identity", "bucket[4]", "truncate[2]")),
+    # --- written by the reference writer: the types Spark 3.5 cannot write ----------------
+    TypeTrap("trap_v2_time", TrapColumn(
+        "v", "time", ("00:00:00.000000", "00:00:00.000001", "11:59:59.999999", "12:00:00.000000",
+                      "23:59:59.999999"),
+        (("00:00:00.000001", "one microsecond after midnight: 0 is the only value below it"),
+         ("12:00:00.000000", "noon, one microsecond after 11:59:59.999999"),
+         ("23:59:59.999999", "the last microsecond of the day, the type's maximum"))),
+        ("identity", "bucket[4]"), producer="reference", format_version=2),
+    TypeTrap("trap_v2_uuid", TrapColumn(
+        "v", "uuid", ("00000000-0000-0000-0000-000000000000", "00000000-0000-0000-7fff-ffffffffffff",
+                      "00000000-0000-0000-8000-000000000000", "7fffffff-ffff-ffff-ffff-ffffffffffff",
+                      "80000000-0000-0000-0000-000000000000", "f79c3e09-677c-4bbd-a479-3f349cb785e7",
+                      "ffffffff-ffff-ffff-ffff-ffffffffffff"),
+        (("00000000-0000-0000-8000-000000000000", "the low 64 bits at 0x8000...: signed, they sort below 0x7fff..."),
+         ("7fffffff-ffff-ffff-ffff-ffffffffffff", "the last uuid whose high 64 bits are positive as a signed long"),
+         ("80000000-0000-0000-0000-000000000000", "the first uuid above 0x7fff...: java.util.UUID.compareTo puts it "
+                                                  "below every other"))),
+        ("identity", "bucket[4]"), producer="reference", format_version=2),
+    TypeTrap("trap_v2_fixed", TrapColumn(
+        "v", "fixed[4]", ("00000000", "00000001", "7fffffff", "80000000", "ffffffff"),
+        (("00000001", "one above the lowest value"),
+         ("7fffffff", "the last value whose first byte is below 0x80"),
+         ("80000000", "the first byte 0x80: signed, it sorts below 00000000"))),
+        ("identity", "bucket[4]"), producer="reference", format_version=2),
+    *[TypeTrap(f"trap_v3_{t}", TrapColumn(
+        "v", t, tuple(x + z for x in (
+            "1677-09-21T00:12:43.145224192", "1968-12-31T23:59:59.999999999", "1969-01-01T00:00:00.000000000",
+            "1969-12-31T00:00:00.000000000", "1969-12-31T22:59:59.999999999", "1969-12-31T23:00:00.000000000",
+            "1969-12-31T23:59:59.999999000", "1969-12-31T23:59:59.999999999", "1970-01-01T00:00:00.000000000",
+            "1970-01-01T00:00:00.000000001", "2024-02-29T12:00:00.000000001", "2262-04-11T23:47:16.854775807")),
+        (("1969-12-31T23:00:00.000000000" + z, "the first nanosecond of hour -1; day -1 also holds 00:00 and "
+                                               "22:59:59.999999999"),
+         ("1969-12-31T23:59:59.999999999" + z, "the last nanosecond before the epoch: -1 nanosecond is -1 "
+                                               "microsecond and hour, day, month, year -1 (floor)"),
+         ("1970-01-01T00:00:00.000000001" + z, "one nanosecond after the epoch: a reader keeping microseconds "
+                                               "reads it as the epoch"))),
+        ("identity", "bucket[4]", "year", "month", "day", "hour"), producer="reference", format_version=3)
+      for t, z in (("timestamp_ns", ""), ("timestamptz_ns", "+00:00"))],
+]
+
+
+def _sql_transform(transform: str, column: str) -> str:
+    """Spark SQL partition expression of an Iceberg transform."""
+    if transform == "identity":
+        return column
+    if transform.startswith(("bucket[", "truncate[")):
+        name, n = transform[:-1].split("[")
+        return f"{name}({n}, {column})"
+    return {"year": "years", "month": "months", "day": "days", "hour": "hours"}[transform] + f"({column})"
+
+
+def _batch(trap: TypeTrap, spec: int) -> list[Row]:
+    values = list(trap.column.values) + [None]
+    return [{"id": 100 * spec + i, "v": v} for i, v in enumerate(values)]
+
+
+def _spark_type_table(trap: TypeTrap) -> Any:
+    def generate(t: TableWriter) -> None:
+        first, *rest = trap.transforms
+        t.create([("id", "int"), ("v", trap.column.type)], partitioned_by=_sql_transform(first, "v"),
+                 properties={"write.spark.fanout.enabled": "true"})
+        rows: list[Row] = []
+        previous = first
+        for spec, transform in enumerate([first, *rest, "void"]):
+            if spec and transform == "void":
+                t.sql(f"ALTER TABLE {{t}} DROP PARTITION FIELD {_sql_transform(previous, 'v')}")
+            elif spec:
+                t.sql(f"ALTER TABLE {{t}} REPLACE PARTITION FIELD {_sql_transform(previous, 'v')} "
+                      f"WITH {_sql_transform(transform, 'v')}")
+            batch = _batch(trap, spec)
+            t.insert(batch)
+            rows += batch
+            previous = transform
+        t.expect("one append under each spec: " + ", ".join([*trap.transforms, "void"]), rows)
+        _expire(t)
+    return generate
+
+
+def _expire(t: TableWriter) -> None:
+    """Expire every snapshot but the current one ("Snapshot expiry"), through Iceberg Java's
+    table API in the session's JVM (the table of the Hadoop catalog is the table at its path):
+    the same commit as the expire_snapshots procedure, without its Spark jobs."""
+    jvm = t.spark._jvm
+    table = jvm.org.apache.iceberg.hadoop.HadoopTables(t.spark._jsc.hadoopConfiguration()).load(str(t.table_dir()))
+    table.expireSnapshots().expireOlderThan(jvm.java.lang.Long.MAX_VALUE).retainLast(1).commit()
+    t.sql("REFRESH TABLE {t}")
+
+
+def _reference_type_table(trap: TypeTrap) -> Any:
+    def generate(w: ReferenceWriter) -> None:
+        field = {"id": 2, "name": "v", "required": False, "type": trap.column.type}
+        name = trap.transforms[0].replace("[", "_").rstrip("]")
+        t = w.create([{"id": 1, "name": "id", "required": True, "type": "int"}, field],
+                     [[{"source-id": 2, "field-id": 1000, "name": f"v_{name}", "transform": trap.transforms[0]}]],
+                     bounds=True)
+        rows: list[Row] = []
+        for spec, transform in enumerate([*trap.transforms, "void"]):
+            if spec:
+                name = transform.replace("[", "_").rstrip("]")
+                t.evolve_spec([{"source-id": 2, "field-id": 1000 + spec, "name": f"v_{name}", "transform": transform}])
+            batch = _batch(trap, spec)
+            t.append(batch)
+            rows += batch
+        t.expire_snapshots()
+        w.expect("one append under each spec: " + ", ".join([*trap.transforms, "void"]), rows)
+    return generate
+
+
+def _describe(trap: TypeTrap) -> str:
+    who = "Spark" if trap.producer == "spark" else "reference writer"
+    return (f"v{trap.format_version} trap table ({who}): one {trap.column.type} column holding its boundary values "
+            f"and null once under each spec it evolves through ({', '.join(trap.transforms)}, then void)")
+
+
+for _trap in TYPE_TRAPS:
+    golden_table(name=_trap.table, description=_describe(_trap), format_version=_trap.format_version,
+                 features=_trap.features, producer=_trap.producer)(
+        _spark_type_table(_trap) if _trap.producer == "spark" else _reference_type_table(_trap))
+
+
+# --- extra tables ----------------------------------------------------------------------------
+
+#: trap columns of the extra tables, by table (the filters of these tables are written by hand
+#: in tools/golden/trap_filters.py from these values)
+EXTRA_TRAPS: dict[str, list[TrapColumn]] = {}
+
+
+def _ts(v: str) -> str:
+    return v + "+00:00"
+
+
+EVOLUTION_ROWS: list[tuple[str | None, str | None, int | None]] = [
+    (_ts("1969-12-31T23:59:59.999999"), "a", -1), (_ts("1969-12-31T23:00:00.000000"), "b", 0),
+    (_ts("1970-01-01T00:00:00.000000"), "a", 15), (_ts("1970-01-01T00:59:59.999999"), "b", 16),
+    (_ts("2024-02-29T12:00:00.000000"), "😀", -17), (None, None, None),
+]
+
+
+@golden_table(name="trap_v2_partition_evolution", format_version=2,
+              features=("v2", "partition-evolution", "day", "hour", "identity", "bucket", "truncate", "year",
+                        "pre-1970", "trap"),
+              description="v2 trap table (Spark): the spec evolves over three columns (day and identity, then "
+                          "hour and bucket, then truncate only, then year and the identity field re-added with its "
+                          "old field id), the same rows appended under each spec")
+def trap_v2_partition_evolution(t: TableWriter) -> None:
+    t.create([("id", "int"), ("ts", "timestamptz"), ("cat", "string"), ("n", "long")],
+             partitioned_by="days(ts), cat", properties={"write.spark.fanout.enabled": "true"})
+    steps = [
+        [],
+        ["ALTER TABLE {t} REPLACE PARTITION FIELD days(ts) WITH hours(ts)",
+         "ALTER TABLE {t} REPLACE PARTITION FIELD cat WITH bucket(4, cat)"],
+        ["ALTER TABLE {t} DROP PARTITION FIELD hours(ts)", "ALTER TABLE {t} DROP PARTITION FIELD bucket(4, cat)",
+         "ALTER TABLE {t} ADD PARTITION FIELD truncate(16, n)"],
+        ["ALTER TABLE {t} DROP PARTITION FIELD truncate(16, n)", "ALTER TABLE {t} ADD PARTITION FIELD years(ts)",
+         "ALTER TABLE {t} ADD PARTITION FIELD cat"],
+    ]
+    rows: list[Row] = []
+    for spec, statements in enumerate(steps):
+        for s in statements:
+            t.sql(s)
+        batch = [{"id": 100 * spec + i, "ts": ts, "cat": cat, "n": n} for i, (ts, cat, n) in enumerate(EVOLUTION_ROWS)]
+        t.insert(batch)
+        rows += batch
+    t.expect("one append under each of four specs", rows)
+    _expire(t)
+
+
+EXTRA_TRAPS["trap_v2_partition_evolution"] = [
+    TrapColumn("ts", "timestamptz", tuple(r[0] for r in EVOLUTION_ROWS if r[0]), ()),
+    TrapColumn("cat", "string", ("a", "b", "😀"), ()),
+    TrapColumn("n", "long", (-17, -1, 0, 15, 16), ()),
+]
+
+
+@golden_table(name="trap_v2_dropped_readded", format_version=2,
+              features=("v2", "schema-evolution", "drop", "add", "identity", "trap"),
+              description="v2 trap table (Spark): column c dropped and added again under the same name and type "
+                          "(a new field id); the files written before hold the old c, whose bounds are of the old id")
+def trap_v2_dropped_readded(t: TableWriter) -> None:
+    t.create([("id", "int"), ("grp", "string"), ("c", "int")], partitioned_by="grp",
+             properties={"write.spark.fanout.enabled": "true"})
+    old: list[Row] = [{"id": i, "grp": g, "c": c} for i, g, c in
+                      [(1, "x", 1), (2, "x", 2), (3, "y", 3), (4, "y", 30), (5, "z", None)]]
+    t.insert(old)
+    t.expect("schema 0: c is field 3", old)
+    t.sql("ALTER TABLE {t} DROP COLUMN c")
+    t.sql("ALTER TABLE {t} ADD COLUMN c int")
+    # the old files keep their column c (field 3) with bounds 1..30; the new c is field 4: null there
+    rows = [dict(r, c=None) for r in old]
+    new: list[Row] = [{"id": i, "grp": g, "c": c} for i, g, c in [(6, "x", 3), (7, "y", -1), (8, "w", None)]]
+    t.insert(new)
+    t.expect("c dropped and added again (field 4)", rows + new)
+
+
+EXTRA_TRAPS["trap_v2_dropped_readded"] = [TrapColumn("c", "int", (1, 2, 3, 30, -1), ())]
+
+
+NESTED_TYPE = ("struct", [("a", "int"), ("b", "string"), ("t", ("struct", [("d", "date")]))])
+NESTED_VALUES: list[Any] = [
+    {"a": -1, "b": "iceberg-conformance-nested", "t": {"d": "1969-12-31"}},
+    {"a": 0, "b": "é", "t": {"d": "1970-01-01"}},
+    {"a": 15, "b": "ab", "t": None},
+    {"a": 16, "b": None, "t": {"d": None}},
+    {"a": None, "b": "abc", "t": {"d": "1968-12-31"}},
+    None,
+]
+
+
+@golden_table(name="trap_v2_nested", format_version=2,
+              features=("v2", "struct", "identity", "truncate", "year", "partition-evolution", "pre-1970", "trap"),
+              description="v2 trap table (Spark): fields of a struct (and of a struct inside it) as filter columns "
+                          "and partition sources (identity(s.a) and year(s.t.d), then truncate[16](s.a)); null "
+                          "structs and null fields")
+def trap_v2_nested(t: TableWriter) -> None:
+    t.create([("id", "int"), ("s", NESTED_TYPE)], partitioned_by="s.a, years(s.t.d)",
+             properties={"write.spark.fanout.enabled": "true"})
+    rows: list[Row] = []
+    steps = [[], ["ALTER TABLE {t} REPLACE PARTITION FIELD s.a WITH truncate(16, s.a)"],
+             ["ALTER TABLE {t} DROP PARTITION FIELD truncate(16, s.a)", "ALTER TABLE {t} DROP PARTITION FIELD years(s.t.d)"]]
+    for spec, statements in enumerate(steps):
+        for s in statements:
+            t.sql(s)
+        batch = [{"id": 100 * spec + i, "s": v} for i, v in enumerate(NESTED_VALUES)]
+        t.insert(batch)
+        rows += batch
+    t.expect("one append under each of three specs", rows)
+    _expire(t)
+
+
+EXTRA_TRAPS["trap_v2_nested"] = [
+    TrapColumn("s.a", "int", (-1, 0, 15, 16), ()),
+    TrapColumn("s.b", "string", ("iceberg-conformance-nested", "é", "ab", "abc"), ()),
+    TrapColumn("s.t.d", "date", ("1968-12-31", "1969-12-31", "1970-01-01"), ()),
+]
+
+
+@golden_table(name="trap_v2_renamed", format_version=2,
+              features=("v2", "schema-evolution", "rename", "add", "truncate", "trap"),
+              description="v2 trap table (Spark): column a (partitioned by truncate[16]) renamed to b, then a new "
+                          "column a added; the snapshot from before the rename stays live, where a is field 2")
+def trap_v2_renamed(t: TableWriter) -> None:
+    t.create([("id", "int"), ("a", "int")], partitioned_by="truncate(16, a)",
+             properties={"write.spark.fanout.enabled": "true"})
+    first: list[Row] = [{"id": 1, "a": -1}, {"id": 2, "a": 5}, {"id": 3, "a": 16}, {"id": 4, "a": None}]
+    t.insert(first)
+    t.expect("schema 0: a is field 2", first)
+    t.sql("ALTER TABLE {t} RENAME COLUMN a TO b")
+    t.sql("ALTER TABLE {t} ADD COLUMN a int")
+    t.columns = [("id", "int"), ("b", "int"), ("a", "int")]
+    rows: list[Row] = [{"id": r["id"], "b": r["a"], "a": None} for r in first]
+    more: list[Row] = [{"id": 5, "b": 17, "a": 5}, {"id": 6, "b": -17, "a": -1}, {"id": 7, "b": None, "a": 16}]
+    t.insert(more)
+    t.expect("a renamed to b (field 2), a new column a (field 3)", rows + more)
+
+
+EXTRA_TRAPS["trap_v2_renamed"] = [TrapColumn("a", "int", (-1, 5, 16), ()), TrapColumn("b", "int", (-17, -1, 5, 16, 17), ())]
