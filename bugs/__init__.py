@@ -9,13 +9,17 @@ id in the statement index), an honest verdict (``bug``, ``not-a-bug``, ``spec-al
 * a writer bug -> a damage case (``checker/damage``) that writes exactly that bug into a valid
   table, and the rule that must report it;
 * a value bug -> vector cases whose expected value the buggy implementation did not compute;
-* a reader bug -> a golden table and a row filter (``suites/golden/filters.json``) under which
-  the engine's wrong rows show.
+* a reader bug -> where the engine's wrong rows show: ``<golden table> > <filter id> > <engine>``
+  (a row filter of ``suites/golden/filters.json`` or ``trap-filters.json``) or ``<golden table> >
+  <engine>`` (an unfiltered read), ``<engine>`` a name of the engine registry
+  (``suites/engines/registry.py``). It counts as reproduced when a known failure of that engine
+  lists the case: the consumer matrix, the scan suite or the golden-table readers then fail if
+  the engine stops failing so.
 
 :func:`reproduction` says what the kit has for a record today; ``iceberg-conformance bugs`` lists
 the corpus with it, and ``suites/test_bugs.py`` proves each reproduction: every damage case is
-reported by its rule, every vector case exists and the reference passes it, every trap's table
-and filter exist.
+reported by its rule, every vector case exists and the reference passes it, every trap is a
+case a known failure of its engine lists.
 """
 
 from __future__ import annotations
@@ -75,7 +79,7 @@ class Reproduction:
 def reproduction(record: dict[str, Any], damage_cases: dict[str, Any], vector_ids: set[str],
                  traps: set[str]) -> Reproduction:
     """What the kit has for ``record``, given the damage cases by name, the ids of every vector
-    case and every ``<golden table> > <filter id>`` of the golden tables."""
+    case and every trap case where the kit shows an engine's wrong rows (``cli.caught_traps``)."""
     rep = record["reproduce"]
     how, case, rule = rep["how"], rep.get("case"), rep.get("rule")
     if record["verdict"] != "bug":
@@ -86,7 +90,9 @@ def reproduction(record: dict[str, Any], damage_cases: dict[str, Any], vector_id
     cases = [c.strip() for c in case.split(";") if c.strip()]
     missing = [c for c in cases if c not in known]
     if missing:
-        return Reproduction("missing", how, case, rule, f"the kit has no {how} case {', '.join(missing)}")
+        why = (f"no known failure of the engine lists {', '.join(missing)}: the kit does not show this bug there"
+               if how == "trap" else f"the kit has no {how} case {', '.join(missing)}")
+        return Reproduction("missing", how, case, rule, why)
     if how == "damage":
         rules = {damage_cases[c].rule for c in cases}
         if rule is not None and rule not in rules:

@@ -195,12 +195,40 @@ def _damage(args: argparse.Namespace, passthrough: list[str]) -> int:
 
 # --- bugs ---------------------------------------------------------------------------------------
 
+def caught_traps() -> set[str]:
+    """Every ``<golden table> > <filter id> > <engine>`` and ``<golden table> > <engine>`` where the
+    kit shows an engine's wrong rows or failure: the cases the known failures of the consumer
+    matrix, the scan suite and the golden-table readers list (each is a strict expectation: the
+    suites fail when the engine stops failing so)."""
+    from iceberg_conformance.suites.golden.registry import REGISTRY
+    from iceberg_conformance.suites.harness import consumer_matrix, known
+    from iceberg_conformance.suites.engines import registry as engines
+
+    filters = golden_filters.load()
+    cases = [(t, f["id"]) for t in REGISTRY for f in filters.get(t, [])]
+    out: set[str] = set()
+    for e in consumer_matrix.known_failures():
+        if e.get("test") == "filter":
+            out |= {f"{case} > {e['consumer']}" for case in e.get("digests", {})}
+        elif e.get("test", "table") == "table":
+            k = consumer_matrix.as_known(e)
+            out |= {f"{t} > {e['consumer']}" for t in REGISTRY if k.matches(consumer_matrix.subject(t, e["consumer"]))}
+    here = Path(engines.__file__).resolve().parent
+    for entry in known.load(here / "known-failures-scan.json"):
+        for reader in ("reference", "pyiceberg", "java"):
+            out |= {f"{t} > {f} > {reader}" for t, f in cases if entry.matches(f"test_scan: {t} > {f} > {reader}")}
+    for entry in known.load(here / "known-failures-readers.json"):
+        for reader in ("reference", "pyiceberg", "duckdb"):
+            out |= {f"{t} > {reader}" for t in REGISTRY
+                    if entry.matches(f"test_reader_reads_golden_table: {t} > {reader}")}
+    return out
+
+
 def bug_reproductions() -> list[tuple[dict[str, Any], bugs.Reproduction]]:
     """Every record of the bug corpus with what the kit has for it today."""
     damage_cases = {d.name: d for d in DAMAGES}
     vector_ids = {c.id for p in case_files() for c in load_file(p)}
-    traps = {f"{table} > {f['id']}" for table, fs in golden_filters.load().items() for f in fs}
-    return [(r, bugs.reproduction(r, damage_cases, vector_ids, traps)) for r in bugs.records()]
+    return [(r, bugs.reproduction(r, damage_cases, vector_ids, caught_traps())) for r in bugs.records()]
 
 
 def _bugs(args: argparse.Namespace, passthrough: list[str]) -> int:

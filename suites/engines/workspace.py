@@ -207,7 +207,7 @@ def _file(m: re.Match[str]) -> str:
 #: a SQL engine's echo of the query after its error (DuckDB: ``... LINE 1: SELECT ... ^``), which
 #: names the metadata file and cuts it at a length of its own; and a native stack trace (DuckDB's
 #: internal errors), whose addresses differ from run to run
-_QUERY_ECHO = re.compile(r"\s+(?:LINE \d+|Stack Trace): .*$")
+_QUERY_ECHO = re.compile(r"(?:\s+(?:LINE \d+|Stack Trace): |,? Stack trace \(when copying).*$")
 
 
 def normalize_error(text: str, places: dict[str, str]) -> str:
