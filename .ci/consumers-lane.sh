@@ -16,8 +16,8 @@ trap 'rm -rf "$work"' EXIT
 say() { echo "consumers lane [$(( $(date +%s) - start ))s]: $*"; }
 
 . .ci/golden.sh
-golden_tables "$work/golden" | sed "s/^/consumers lane [$(( $(date +%s) - start ))s]: /"
-export ICEBERG_CONFORMANCE_GOLDEN="${ICEBERG_CONFORMANCE_GOLDEN:-$work/golden}"
+say "golden tables"
+golden_tables "$work/golden"
 
 if [ -z "${ICEBERG_CONFORMANCE_NODE_MODULES:-}" ]; then
     node_dir="${TOX_ENV_DIR:-$PWD/.tox/consumers}/node"

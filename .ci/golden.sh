@@ -1,13 +1,14 @@
 # Sourced by the Spark and consumers lanes: make $ICEBERG_CONFORMANCE_GOLDEN hold golden tables
 # written by this checkout's generators, and export it.
-#   * unset: generate into $1 (a temp dir of the lane);
-#   * tox's own directory ($TOX_WORK_DIR/golden, set in tox.ini): reused when no generator or
-#     reference source is newer than the tables, else written again (so the ci lane writes them and
-#     the consumers lane reads the same ones);
-#   * any other directory you set: reused as it is (a warning when it is older than the sources),
-#     or generated into when it holds no tables yet.
+#   * unset, under tox: tox's own directory $TOX_WORK_DIR/golden, reused when no generator or
+#     reference source is newer than the tables, else written again (so the ci lane writes them
+#     and the consumers lane reads the same ones);
+#   * unset, outside tox: generated into $1 (a temp dir of the lane);
+#   * a directory you set: reused as it is (a warning when it is older than the sources), or
+#     generated into when it holds no tables yet.
 golden_tables() {
-    local golden="${ICEBERG_CONFORMANCE_GOLDEN:-$1}"
+    local golden="${ICEBERG_CONFORMANCE_GOLDEN:-${TOX_WORK_DIR:+$TOX_WORK_DIR/golden}}"
+    golden="${golden:-$1}"
     local stale=""
     if [ -f "$golden/generation.json" ]; then
         stale="$(find suites/golden reference -name '*.py' -newer "$golden/generation.json" | head -1)"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The Spark lane (called by .ci/run through tox -e ci, whose env has the `spark` and `duckdb`
 # extras): Iceberg Java 1.10.2 through a local Spark 3.5, offline.
-#   1. the golden tables (python -m iceberg_conformance.suites.golden.generate) in
-#      $ICEBERG_CONFORMANCE_GOLDEN: tox's .tox/golden unless you set it, shared with the
-#      consumers lane (.ci/golden.sh says when they are reused)
+#   1. the golden tables (python -m iceberg_conformance.suites.golden.generate): tox's .tox/golden
+#      unless you set $ICEBERG_CONFORMANCE_GOLDEN, shared with the consumers lane (.ci/golden.sh
+#      says when they are reused)
 #   2. read them with every reader, check them with the table checker (also as Spark tasks),
 #      and run the vector suites against the java target
 # Installs nothing. Without Java 17 the tests SKIP with the reason.
@@ -36,10 +36,13 @@ else
 fi
 
 # a test that hangs fails after 15 minutes (pytest-timeout, from the dev extra) instead of holding CI
+rc=0
 python -m pytest suites -p no:cacheprovider --target java --timeout 900 \
-    --junitxml=report/spark-junit.xml --conformance-report report/java "$@"
+    --junitxml=report/spark-junit.xml --conformance-report report/java "$@" || rc=$?
 
-# the checker's mutation self-test over the golden tables: recall per area
-if [ -f report/java/damage-recall.md ]; then
-    cat report/java/damage-recall.md
-fi
+# the checker's mutation self-test over the golden tables (recall per area), and the bugs that
+# shipped: what the kit reproduces and catches, per artifact
+for recall in report/java/damage-recall.md report/java/bugs-recall.md; do
+    if [ -f "$recall" ]; then cat "$recall"; fi
+done
+exit "$rc"

@@ -59,11 +59,20 @@ def record_schema() -> dict[str, Any]:
     return doc
 
 
+#: the engines of the kit's registry (``suites/engines/registry.py``) that run an implementation's
+#: reader: a reader bug of these is reproduced only where a known failure of the engine shows it
+ENGINES_OF = {"clickhouse": ("chdb",), "duckdb-iceberg": ("duckdb",), "daft": ("daft",), "polars": ("polars",),
+              "pyiceberg": ("pyiceberg",), "iceberg-java": ("java", "spark-sql"), "spark": ("spark-sql",),
+              "iceberg-rust": ("datafusion",), "icebird": ("icebird",)}
+
+
 @dataclass(frozen=True)
 class Reproduction:
-    """What the kit has for one record: ``status`` is ``reproduced`` (the case named exists),
-    ``missing`` (it names a case the kit does not have), ``not yet`` (no case named) or
-    ``not a bug`` (the record's verdict says so; nothing to reproduce)."""
+    """What the kit has for one record: ``status`` is ``reproduced`` (the case named exists and,
+    for a reader bug, a known failure of its engine shows it), ``trap`` (a reader bug of an engine
+    the kit does not run: the golden table and filter that trigger it exist), ``missing`` (it
+    names a case the kit does not have), ``not yet`` (no case named) or ``not a bug`` (the
+    record's verdict says so; nothing to reproduce)."""
 
     status: str
     how: str
@@ -77,24 +86,56 @@ class Reproduction:
 
 
 def reproduction(record: dict[str, Any], damage_cases: dict[str, Any], vector_ids: set[str],
-                 traps: set[str]) -> Reproduction:
+                 caught: set[str], traps: set[str] = frozenset()) -> Reproduction:
     """What the kit has for ``record``, given the damage cases by name, the ids of every vector
-    case and every trap case where the kit shows an engine's wrong rows (``cli.caught_traps``)."""
+    case, every trap case where the kit shows an engine's wrong rows (``caught``:
+    ``cli.caught_traps``) and every trap that exists (``traps``: ``<table>`` and ``<table> >
+    <filter id>`` of the golden tables)."""
     rep = record["reproduce"]
     how, case, rule = rep["how"], rep.get("case"), rep.get("rule")
     if record["verdict"] != "bug":
         return Reproduction("not a bug", how, case, rule, record["verdict_reason"])
     if not case:
         return Reproduction("not yet", how, None, rule, "no case reproduces it yet")
-    known = {"damage": set(damage_cases), "vector": vector_ids, "trap": traps}.get(how, set())
     cases = [c.strip() for c in case.split(";") if c.strip()]
+    if how == "trap" and record["implementation"] not in ENGINES_OF:
+        missing = [c for c in cases if c not in traps]
+        if missing:
+            return Reproduction("missing", how, case, rule, f"no golden table or filter {', '.join(missing)}")
+        return Reproduction("trap", how, case, rule, f"the kit does not run {record['implementation']}: the trap is "
+                                                     "there for those who do")
+    known = {"damage": set(damage_cases), "vector": vector_ids, "trap": caught}.get(how, set())
     missing = [c for c in cases if c not in known]
     if missing:
-        why = (f"no known failure of the engine lists {', '.join(missing)}: the kit does not show this bug there"
-               if how == "trap" else f"the kit has no {how} case {', '.join(missing)}")
+        why = (f"no known failure of {'/'.join(ENGINES_OF[record['implementation']])} lists {', '.join(missing)}: the "
+               "kit does not show this bug there" if how == "trap" else f"the kit has no {how} case {', '.join(missing)}")
         return Reproduction("missing", how, case, rule, why)
     if how == "damage":
         rules = {damage_cases[c].rule for c in cases}
         if rule is not None and rule not in rules:
             return Reproduction("missing", how, case, rule, f"the damage case breaks {sorted(rules)}, not {rule}")
     return Reproduction("reproduced", how, case, rule)
+
+
+def readme_table(rows: list[tuple[dict[str, Any], Reproduction]]) -> str:
+    """The README's table: bugs that shipped by implementation and artifact, and what the kit says
+    of each (``caught/bugs`` per artifact; the trap-only and not-yet counts)."""
+    real = [(r, rep) for r, rep in rows if r["verdict"] == "bug"]
+    arts = [a for a in ARTIFACTS if any(r["artifact"] == a for r, _rep in real)]
+    lines = ["| implementation | bugs | " + " | ".join(arts) + " | caught | trap only | not yet |",
+             "|---|---:|" + "---:|" * len(arts) + "---:|---:|---:|"]
+
+    def row(name: str, sub: list[tuple[dict[str, Any], Reproduction]]) -> str:
+        cells = []
+        for a in arts:
+            of = [rep for r, rep in sub if r["artifact"] == a]
+            cells.append(f"{sum(x.reproduced for x in of)}/{len(of)}" if of else "")
+        caught = sum(rep.reproduced for _r, rep in sub)
+        trap = sum(rep.status == "trap" for _r, rep in sub)
+        return (f"| {name} | {len(sub)} | " + " | ".join(cells)
+                + f" | {caught} | {trap} | {len(sub) - caught - trap} |")
+
+    for impl in sorted({r["implementation"] for r, _rep in real}):
+        lines.append(row(impl, [(r, rep) for r, rep in real if r["implementation"] == impl]))
+    lines.append(row("**all**", real).replace("| **all** | ", "| **all** | ", 1))
+    return "\n".join(lines)

@@ -226,15 +226,22 @@ def caught_traps() -> set[str]:
 
 def bug_reproductions() -> list[tuple[dict[str, Any], bugs.Reproduction]]:
     """Every record of the bug corpus with what the kit has for it today."""
+    from iceberg_conformance.suites.golden.registry import REGISTRY
+
     damage_cases = {d.name: d for d in DAMAGES}
     vector_ids = {c.id for p in case_files() for c in load_file(p)}
-    return [(r, bugs.reproduction(r, damage_cases, vector_ids, caught_traps())) for r in bugs.records()]
+    traps = set(REGISTRY) | {f"{t} > {f['id']}" for t, fs in golden_filters.load().items() for f in fs}
+    caught = caught_traps()
+    return [(r, bugs.reproduction(r, damage_cases, vector_ids, caught, traps)) for r in bugs.records()]
 
 
 def _bugs(args: argparse.Namespace, passthrough: list[str]) -> int:
     rows = [(r, rep) for r, rep in bug_reproductions()
             if (not args.implementation or r["implementation"] in args.implementation)
             and (not args.kind or r["kind"] in args.kind)]
+    if args.readme:
+        print(bugs.readme_table(rows))
+        return 0
     if args.json:
         print(json.dumps({"bugs": [dict(r, kit={"status": rep.status, "how": rep.how, "case": rep.case,
                                                 "rule": rep.rule, "why": rep.why}) for r, rep in rows]},
@@ -245,9 +252,10 @@ def _bugs(args: argparse.Namespace, passthrough: list[str]) -> int:
     print(f"{len(rows)} records: {len(real)} bugs ({len(linked)} with upstream links, "
           f"{len({r['implementation'] for r in linked})} implementations), "
           f"{len(rows) - len(real)} not bugs or unclear")
-    print(f"reproduced by the kit: {sum(rep.reproduced for _r, rep in real)} of {len(real)} bugs")
+    print(f"reproduced by the kit: {sum(rep.reproduced for _r, rep in real)} of {len(real)} bugs; "
+          f"{sum(rep.status == 'trap' for _r, rep in real)} more have their trap in an engine the kit does not run")
     for r, rep in rows:
-        if not args.all and rep.status in ("reproduced", "not a bug"):
+        if not args.all and rep.status in ("reproduced", "not a bug", "trap"):
             continue
         where = f"{rep.how} {rep.case}" + (f" -> {rep.rule}" if rep.rule else "") if rep.case else rep.how
         print(f"  {rep.status:<10} {r['id']}: {where}" + (f" ({rep.why})" if rep.why and args.all else ""))
@@ -369,6 +377,8 @@ def parser() -> argparse.ArgumentParser:
     bug.add_argument("--implementation", action="append", default=[], help="only this implementation (repeatable)")
     bug.add_argument("--kind", action="append", default=[], choices=bugs.KINDS, help="only this kind (repeatable)")
     bug.add_argument("--all", action="store_true", help="list every record (default: those not yet reproduced)")
+    bug.add_argument("--readme", action="store_true",
+                     help="the README's table: bugs by implementation and artifact, caught/bugs per artifact (Markdown)")
     bug.set_defaults(func=_bugs)
     scan = sub.add_parser("scan", help="read a table with an engine (DuckDB, ClickHouse, Polars, Daft, DataFusion, "
                                        "Spark SQL, PyIceberg, ...), optionally under a filter and against another",
@@ -421,14 +431,29 @@ def exit_hard(code: int) -> NoReturn:
     os._exit(code)
 
 
+#: the exit code of a command whose reader went away (``| head``): the shell's for SIGPIPE
+EXIT_BROKEN_PIPE = 141
+
+
+def _run_command(argv: Sequence[str] | None) -> int:
+    try:
+        return main(argv)
+    except BrokenPipeError:   # the reader stopped reading: end quietly, as a command killed by SIGPIPE
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        return EXIT_BROKEN_PIPE
+
+
 def entry() -> None:
     """The ``iceberg-conformance`` command."""
-    exit_hard(main())
+    exit_hard(_run_command(None))
 
 
 def check_entry() -> None:
     """``iceberg-conformance-check``, the same as ``iceberg-conformance check``."""
-    exit_hard(main(["check", *sys.argv[1:]]))
+    exit_hard(_run_command(["check", *sys.argv[1:]]))
 
 
 if __name__ == "__main__":

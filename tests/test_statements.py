@@ -250,3 +250,16 @@ def test_cli_coverage() -> None:
     from iceberg_conformance.cli import main
 
     assert main(["coverage"]) == 0
+
+
+def test_readme_bug_table_is_generated() -> None:
+    """The README's table of bugs that shipped is the one ``iceberg-conformance bugs --readme`` writes."""
+    from iceberg_conformance import bugs
+    from iceberg_conformance.cli import bug_reproductions
+
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    text = readme.read_text(encoding="utf-8") if readme.exists() else ""
+    if "### Bugs that shipped" not in text:
+        pytest.skip("README.md has no table of bugs that shipped yet")
+    assert bugs.readme_table(bug_reproductions()) in text, \
+        "README's table of bugs that shipped is stale: iceberg-conformance bugs --readme"
