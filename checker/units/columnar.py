@@ -33,7 +33,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from iceberg_conformance.checker.plan import LiveDigest
-from iceberg_conformance.reference.avro import container_bytes
+from iceberg_conformance.reference.avro import container_bytes, inline_named_types
 from iceberg_conformance.reference.errors import SpecViolation
 from iceberg_conformance.reference.findings import Finding
 from iceberg_conformance.reference.manifests import (
@@ -106,7 +106,7 @@ def _screen(path: str, version: int, contexts: list[ManifestContext]) -> Screene
         return "fields not named as the spec names them"
     if version == 1 and 134 in layout.data_file:
         return "a v1 manifest with a content field"  # read as written: the record reader decides
-    odd = _unplain_avro(writer_schema)
+    odd = _unplain_avro(inline_named_types(writer_schema))   # the schema Polars is handed (container_bytes)
     if odd:
         return odd
     table = pl.read_avro(io.BytesIO(data)).to_arrow(compat_level=pl.CompatLevel.newest())
@@ -137,8 +137,9 @@ def _unplain_avro(schema: Any) -> str:
     """Why Polars may not be handed this writer schema ("" when it may): it panics, rather than
     raising, on a type name it does not know. The schema has the shape
     :func:`reference.avro.container_bytes` checked (no record names a field twice, which Polars
-    panics on too). A type named by reference goes to the record reader as well: the Iceberg
-    manifest schema defines every record inline."""
+    panics on too). It is given the schema as Polars gets it, named fixed and enum types defined
+    at each use; a name that still refers to a type (a record named by reference) goes to the
+    record reader: the Iceberg manifest schema defines every record inline."""
     stack: list[Any] = [schema]
     while stack:
         s = stack.pop()

@@ -35,7 +35,10 @@ CLAUSE_SNAPSHOT_LOG = "Table Metadata Fields: snapshot-log"
 def logged_files(doc: dict[str, Any], allowed: Callable[[str], str | None]) -> list[tuple[int, dict[str, Any]]]:
     """(index in ``metadata-log``, document) of every readable earlier metadata file, oldest first."""
     out: list[tuple[int, dict[str, Any]]] = []
-    for i, entry in enumerate(doc.get("metadata-log") or []):
+    log = doc.get("metadata-log")
+    if not isinstance(log, list):
+        return out   # a metadata-log that is not an array is the metadata unit's shape finding
+    for i, entry in enumerate(log):
         path = entry.get("metadata-file") if isinstance(entry, dict) else None
         local = local_path(path) if isinstance(path, str) else None
         if local is None or allowed(local) is None or not is_regular(local):
@@ -60,8 +63,8 @@ def check_history(doc: dict[str, Any], table: str, allowed: Callable[[str], str 
     """Findings of ``evolution.field-id-reused`` and ``metadata.snapshot-log-truncated``."""
     earlier = logged_files(doc, allowed)
     out = check_field_ids(earlier, doc, table)
-    log = doc.get("metadata-log") or []
-    if earlier and earlier[-1][0] == len(log) - 1:
+    log = doc.get("metadata-log")
+    if earlier and isinstance(log, list) and earlier[-1][0] == len(log) - 1:
         out += check_snapshot_log(earlier[-1][1], doc, table)
     return out
 
