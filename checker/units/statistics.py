@@ -33,15 +33,14 @@ import pyarrow.parquet as pq
 
 from iceberg_conformance.checker.find import local_path
 from iceberg_conformance.checker.plan import Unit
-from iceberg_conformance.checker.run import CheckRun, parsed_schemas
+from iceberg_conformance.checker.run import CheckRun, logged_metadata, parsed_schemas
 from iceberg_conformance.checker.units.metrics import comparable, python_value
 from iceberg_conformance.reference import scan as rs
 from iceberg_conformance.reference.arrow import field_id
 from iceberg_conformance.reference.errors import SpecViolation
 from iceberg_conformance.reference.findings import Finding
-from iceberg_conformance.reference.metadata import load_metadata
 from iceberg_conformance.reference.puffin import read_puffin
-from iceberg_conformance.reference.safeio import is_regular, open_regular
+from iceberg_conformance.reference.safeio import open_regular
 from iceberg_conformance.reference.schema import walk
 from iceberg_conformance.reference.transforms import parse_transform
 from iceberg_conformance.reference.types import DateType, IntegerType
@@ -171,13 +170,8 @@ def check_metadata_log_uuids(doc: dict[str, Any], table: str, allowed: Any) -> l
     if not isinstance(uuid, str):
         return []
     out: list[Finding] = []
-    for i, entry in enumerate(doc.get("metadata-log") or []):
-        path = entry.get("metadata-file") if isinstance(entry, dict) else None
-        local = local_path(path) if isinstance(path, str) else None
-        if local is None or allowed(local) is None or not is_regular(local):
-            continue
-        old, _ = load_metadata(local)
-        other = old.get("table-uuid") if isinstance(old, dict) else None
+    for i, path, old in logged_metadata(doc, allowed):
+        other = old.get("table-uuid")
         if isinstance(other, str) and other.lower() != uuid.lower():
             out.append(Finding("metadata.table-uuid-changed", f"metadata-log entry {i} ({path}) has table-uuid "
                                f"{other}, the current metadata {uuid}", "Table Metadata Fields: table-uuid", table,
