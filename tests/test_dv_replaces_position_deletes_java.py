@@ -34,14 +34,11 @@ RULES = ["dv.holds-position-deletes", "files.partition-statistics-position-delet
 
 
 @pytest.fixture(scope="module")
-def java_tables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+def java_tables(spark_session: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     from iceberg_conformance.suites.spark import session
 
     wh = tmp_path_factory.mktemp("dv-java")
-    try:
-        s = session.spark()
-    except session.SparkUnavailable as e:
-        pytest.skip(f"needs Spark with Iceberg: {e}")
+    s = spark_session
     c = session.catalog("dvrules", wh)
     props = ("'write.delete.mode'='merge-on-read', 'write.update.mode'='merge-on-read', "
              "'write.distribution-mode'='none'")
