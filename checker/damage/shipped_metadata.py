@@ -947,7 +947,8 @@ def _paimon_int96(o: Overlay, rng: random.Random) -> str | None:
 
 
 @_shipped("xtable-45-timestamp-type-mismatch",
-          "parquet.timestamp-utc", "metadata", "XTable: timestamp declared for columns the files store adjusted to UTC")
+          "parquet.timestamp-utc", "metadata", "XTable: timestamp declared for columns the files store adjusted to UTC",
+          also=("manifests.header-schema",))  # the manifests are kept: their schema header says timestamptz
 def _xtable_timestamp(o: Overlay, rng: random.Random) -> str | None:
     struct = _current_struct(o)
     if struct is None:
@@ -965,7 +966,8 @@ def _xtable_timestamp(o: Overlay, rng: random.Random) -> str | None:
 
 @_shipped("xtable-750-schema-sync-ignores-field-ids",
           "parquet.field-id-unknown", "metadata", "XTable: the Iceberg schema renumbered, the data files keep the "
-          "source's field ids", also=("data.partition-value", "files.statistics-fields"))  # by the files' old ids
+          "source's field ids", also=("data.partition-value", "files.statistics-fields",  # by the files' old ids
+                                      "manifests.header-schema"))  # the kept manifests' header has the old ids
 def _xtable_renumbered(o: Overlay, rng: random.Random) -> str | None:
     cur = _current_schema(o)
     if cur is None or len(schemas(o)) != 1 or not _parquet_files(o):
