@@ -4,7 +4,8 @@
 #   1. golden tables: those the ci lane wrote (.tox/golden) or $ICEBERG_CONFORMANCE_GOLDEN, generated
 #      when missing or older than the generators (.ci/golden.sh; needs Java 17)
 #   2. icebird (npm, pinned) into .tox/consumers/node unless $ICEBERG_CONFORMANCE_NODE_MODULES is set
-#   3. pytest suites/test_matrix.py: one test per table x consumer; every engine must be there
+#   3. pytest suites/test_matrix.py: one test per table x consumer and per table x filter x consumer;
+#      every engine must be there
 #   4. report/matrix-consumers.{html,json,md}
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,7 +39,8 @@ rc=0
 # engines run native code in this process, which a signal cannot interrupt: a read hung past the
 # timeout ends the run from a watchdog thread (pytest-timeout's thread method), failing the lane
 # two workers, each engine's tests in one of them (a Spark session, an engine's process made once)
-python -m pytest suites/test_matrix.py -p no:cacheprovider -n 2 --dist loadgroup \
+# (and the filter translations of the engines only this lane installs: tests/test_engine_filters.py)
+python -m pytest suites/test_matrix.py tests/test_engine_filters.py -p no:cacheprovider -n 2 --dist loadgroup \
     --timeout 900 --timeout-method thread -o console_output_style=count \
     --junitxml=report/consumers-junit.xml "$@" || rc=$?
 say "writing report/matrix-consumers.{html,json,md}"

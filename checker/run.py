@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any, Callable, Generic, Iterator, TypeVar
 
 from iceberg_conformance.checker.find import absent, local_path, Roots, table_roots
 from iceberg_conformance.reference.findings import Finding
@@ -175,6 +175,24 @@ def parsed_schemas(doc: dict[str, Any]) -> tuple[list[StructType], StructType | 
         except Exception:
             current = None
     return out, current
+
+
+def logged_metadata(doc: dict[str, Any], allowed: Callable[[str], str | None], *, newest_first: bool = False
+                    ) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """The earlier metadata files ``metadata-log`` names that can be read: (log index, path as
+    recorded, document), oldest first unless ``newest_first``. ``allowed``: local path -> the
+    path, or None when it may not be read. Files that are missing, not local, not regular or not
+    a JSON object are passed over (the log may outlive them); each is read when it is reached."""
+    log = doc.get("metadata-log")
+    entries = list(enumerate(log)) if isinstance(log, list) else []
+    for i, entry in reversed(entries) if newest_first else entries:
+        path = entry.get("metadata-file") if isinstance(entry, dict) else None
+        local = local_path(path) if isinstance(path, str) else None
+        if path is None or local is None or allowed(local) is None or not is_regular(local):
+            continue
+        old, _ = load_metadata(local)
+        if isinstance(old, dict):
+            yield i, path, old
 
 
 def outside_finding(file: str, location: str, path: str) -> Finding:

@@ -41,7 +41,7 @@ from typing import Any
 
 import jsonschema
 
-from . import evolution, partitioning
+from . import partitioning
 from . import schema as schema_rules
 from .errors import SpecViolation
 from .safeio import open_regular
@@ -681,7 +681,6 @@ class _Semantics:
                          f"last-column-id {d['last-column-id']} is below field id {top} of schema {sid}",
                          "/last-column-id")
         self.schema_ids = set(seen)
-        self.check_schema_history()
         if "schemas" in d and "current-schema-id" in d and d["current-schema-id"] not in seen:
             self.add("metadata.current-schema-exists",
                      f"current-schema-id {d['current-schema-id']} is not among schema ids {sorted(seen)}",
@@ -693,15 +692,6 @@ class _Semantics:
                 self.add("metadata.v1-schema-consistent",
                          f"the deprecated schema differs from current schema {d.get('current-schema-id')}",
                          "/schema")
-
-    def check_schema_history(self) -> None:
-        """Schema Evolution across ``schemas`` (by schema-id, the order evolution assigns them): a
-        field id keeps its type or a promotion of it (``evolution.type-change``)."""
-        where = {s.get("schema-id", 0): f"/schemas/{i}" for i, s in enumerate(self.doc.get("schemas") or [])}
-        ordered = [self.schema_objects[sid] for sid in sorted(self.schema_objects)]
-        for i, problem in evolution.schema_history_problems(ordered, self.v, _live_schema_ids(self.doc)):
-            sid = ordered[i].schema_id or 0
-            self.violation(problem, f"schema {sid}", where.get(sid, "/schemas"))
 
     def _parse_schema(self, s: dict[str, Any], sid: int, where: str) -> schema_rules.Schema | None:
         try:
@@ -749,7 +739,6 @@ class _Semantics:
         default_id = d.get("default-spec-id", 0)
         seen: set[int] = set()
         max_pid = None
-        parsed: list[tuple[str, partitioning.PartitionSpec]] = []
         for where, spec_json in entries:
             spec_id = spec_json["spec-id"]
             if spec_id in seen:
@@ -772,7 +761,6 @@ class _Semantics:
             except SpecViolation as e:
                 self.violation(e, f"spec {spec_id}", "")
                 continue
-            parsed.append((where, spec))
             if cur is None:
                 continue  # no current schema to bind to: reported by its own rule
             is_default = spec_id == default_id
@@ -786,8 +774,6 @@ class _Semantics:
                 elif is_default or problem.rule in _SCHEMA_FREE_PARTITION_RULES:
                     self.violation(problem, f"spec {spec_id}", loc)
                 # other rules of older specs depend on the schema they were written for
-        if "partition-specs" in d:
-            self.check_spec_history(parsed)
         if "partition-specs" in d and default_id not in seen:
             self.add("metadata.default-spec-exists",
                      f"default-spec-id {default_id} is not among spec ids {sorted(seen)}", "/default-spec-id")
@@ -801,42 +787,6 @@ class _Semantics:
                 self.add("metadata.v1-partition-spec-consistent",
                          f"the deprecated partition-spec differs from the fields of default spec {default_id}",
                          "/partition-spec")
-
-    def check_spec_history(self, specs: list[tuple[str, partitioning.PartitionSpec]]) -> None:
-        """Partition Evolution across ``partition-specs`` (by spec-id). v1: each spec keeps the
-        fields of the one before it in place, a removed field replaced by ``void``. v2 and later:
-        a partition field id names one field (source and transform) in every spec, and an
-        equivalent field keeps its id. ``void`` fields are not compared (a v1 removal keeps the id
-        with the void transform); where a spec has one, the table evolved under v1, which assigned
-        a new id to a field added again, so ids of equivalent fields are not judged."""
-        ordered = sorted(specs, key=lambda ws: ws[1].spec_id)
-        if self.v == 1:
-            for (_w, old), (where, new) in zip(ordered, ordered[1:]):
-                for problem in evolution.v1_partition_problems(old, new):
-                    self.violation(problem, f"spec {new.spec_id}", where)
-            return
-        voided = any(str(f.transform) == "void" for _w, s in ordered for f in s.fields)
-        by_id: dict[int, tuple[int, partitioning.PartitionField]] = {}
-        by_field: dict[tuple[tuple[int, ...], str], tuple[int, partitioning.PartitionField]] = {}
-        for where, spec in ordered:
-            for j, f in enumerate(spec.fields):
-                if str(f.transform) == "void":
-                    continue
-                key = (f.source_ids, str(f.transform))
-                first = by_id.setdefault(f.field_id, (spec.spec_id, f))
-                if (first[1].source_ids, str(first[1].transform)) != key:
-                    self.violation(SpecViolation(
-                        "evolution.partition-field-id-reused",
-                        f"partition field id {f.field_id} is {first[1].transform}({list(first[1].source_ids)}) in spec "
-                        f"{first[0]} and {f.transform}({list(f.source_ids)}) here", clause=evolution.CLAUSE_PARTITION),
-                        f"spec {spec.spec_id}", f"{where}/fields/{j}")
-                same = by_field.setdefault(key, (spec.spec_id, f))
-                if not voided and same[1].field_id != f.field_id:
-                    self.violation(SpecViolation(
-                        "evolution.partition-field-id-not-reused",
-                        f"partition field {f.name!r} ({f.transform}({list(f.source_ids)})) has id {f.field_id}; the "
-                        f"equivalent field of spec {same[0]} has id {same[1].field_id}",
-                        clause=evolution.CLAUSE_PARTITIONING), f"spec {spec.spec_id}", f"{where}/fields/{j}")
 
     @staticmethod
     def _problem_field(spec: partitioning.PartitionSpec, e: SpecViolation
@@ -1154,25 +1104,6 @@ class _Semantics:
                 self.add("metadata.encryption-keys",
                          f"snapshot {s['snapshot-id']}: key-id {s['key-id']!r} is not in encryption-keys",
                          f"/snapshots/{i}/key-id")
-
-
-def _live_schema_ids(doc: dict[str, Any]) -> set[int] | None:
-    """The schema ids of the snapshots the current snapshot and the refs reach by their parents
-    (their data may be read with the current schema); None when one of them has no schema-id."""
-    snaps = {s["snapshot-id"]: s for s in doc.get("snapshots") or []}
-    heads: list[Any] = [doc.get("current-snapshot-id")]
-    heads += [r.get("snapshot-id") for r in (doc.get("refs") or {}).values()]
-    out: set[int] = set()
-    seen: set[Any] = set()
-    for sid in heads:
-        while sid in snaps and sid not in seen:
-            seen.add(sid)
-            schema_id = snaps[sid].get("schema-id")
-            if not isinstance(schema_id, int):
-                return None
-            out.add(schema_id)
-            sid = snaps[sid].get("parent-snapshot-id")
-    return out
 
 
 def _local(path: str) -> str | None:

@@ -306,3 +306,289 @@ def _pre_upgrade_first_row_id(o: Overlay, rng: random.Random) -> str | None:
     victim["added-rows"] = 0
     return (f"snapshot {victim['snapshot-id']} (listed by the v1/v2 metadata before the upgrade) given first-row-id "
             f"{victim['first-row-id']} and added-rows 0")
+
+
+# --- the table's history: schemas and partition specs against the ones before them ----------
+
+def _current_fields(o: Overlay) -> list[dict[str, Any]] | None:
+    """A copy of the current schema's fields, when the table lists its schemas."""
+    listed = o.doc.get("schemas")
+    cur = next((s for s in listed or [] if isinstance(s, dict)
+                and s.get("schema-id", 0) == o.doc.get("current-schema-id", 0)), None)
+    return copy.deepcopy(cur["fields"]) if cur is not None and isinstance(listed, list) else None
+
+
+def _append_schema(o: Overlay, fields: list[dict[str, Any]], current: bool = False) -> int:
+    """Add a schema with ``fields`` under the next schema id (made current if asked); its id."""
+    sid = max(int(s.get("schema-id", 0)) for s in schemas(o)) + 1
+    schema: dict[str, Any] = {"type": "struct", "schema-id": sid, "fields": fields}
+    o.doc["schemas"].append(schema)
+    o.doc["last-column-id"] = max([int(o.doc["last-column-id"]), *(fid for fid, _ in walk(_schema(fields)))])
+    if current:
+        o.doc["current-schema-id"] = sid
+        if "schema" in o.doc:  # v1: the deprecated schema is the current one
+            o.doc["schema"] = copy.deepcopy(schema)
+    return sid
+
+
+def _new_column(o: Overlay, name: str, **extra: Any) -> dict[str, Any]:
+    """An optional top-level int column under the next unassigned id (``extra`` adds or
+    replaces keys)."""
+    return {"id": int(o.doc["last-column-id"]) + 1, "name": name, "required": False, "type": "int", **extra}
+
+
+def _retyped(field: dict[str, Any], type_: Any) -> dict[str, Any]:
+    """``field`` with type ``type_`` and no default values (they were values of its old type)."""
+    field["type"] = type_
+    field.pop("initial-default", None)
+    field.pop("write-default", None)
+    return field
+
+
+def _schema(fields: list[dict[str, Any]]) -> StructType:
+    return _struct(parse_schema({"fields": fields}))
+
+
+def _identifier_ids(o: Overlay) -> set[int]:
+    """The identifier fields of every schema (kept out of damage that changes a field's type,
+    place or name: their own rules would break too)."""
+    return {int(i) for s in schemas(o) for i in s.get("identifier-field-ids") or []}
+
+
+def _referenced_ids(o: Overlay) -> set[int]:
+    """Field ids a partition spec, sort order or identifier field names (kept out of damage that
+    drops a field from the current schema, so that only the history breaks a rule)."""
+    out = _identifier_ids(o)
+    for spec in o.doc.get("partition-specs") or [{"fields": o.doc.get("partition-spec") or []}]:
+        out.update(int(i) for f in spec.get("fields") or [] for i in f.get("source-ids") or [f.get("source-id")])
+    for order in o.doc.get("sort-orders") or []:
+        out.update(int(i) for f in order.get("fields") or [] for i in f.get("source-ids") or [f.get("source-id")])
+    return out
+
+
+@damage("evolution.field-id-reused", "metadata",
+        "the highest-id column is dropped and a new column is added under its id (iceberg-go #942)")
+def _field_id_reused(o: Overlay, rng: random.Random) -> str | None:
+    fields = _current_fields(o)
+    if fields is None:
+        return None
+    cands = [f for f in fields if isinstance(f["type"], str) and f["id"] not in _referenced_ids(o)]
+    if not cands:
+        return None
+    highest = max(cands, key=lambda f: int(f["id"]))
+    victim = highest if highest["id"] == max(fid for fid, _ in walk(_schema(fields))) else rng.choice(cands)
+    kept = [f for f in fields if f is not victim]
+    dropped = _append_schema(o, copy.deepcopy(kept))
+    added = _retyped(dict(victim, name=f"{victim['name']}_new", required=False), victim["type"])
+    sid = _append_schema(o, kept + [added], current=True)
+    return (f"schema {dropped} drops {victim['name']!r} ({victim['id']}); schema {sid} (current) adds "
+            f"{added['name']!r} under id {victim['id']}")
+
+
+#: a type each primitive type cannot become by promotion (Schema Evolution) at any format version
+_NOT_A_PROMOTION = {"long": "int", "int": "string", "double": "float", "float": "int", "string": "binary",
+                    "binary": "string", "boolean": "int", "date": "timestamptz", "timestamp": "date",
+                    "timestamptz": "timestamp", "uuid": "string", "time": "long"}
+
+
+def _illegal_type(t: str) -> str | None:
+    if t.startswith("decimal("):
+        p, s = (int(x) for x in t[len("decimal("):-1].split(","))
+        return f"decimal({p}, {s + 1 if s < p else s - 1})"  # the scale of a decimal is fixed
+    return _NOT_A_PROMOTION.get(t)
+
+
+@damage("evolution.type-change", "metadata",
+        "an added schema changes a column's type other than by a valid promotion (e.g. long -> int)")
+def _type_change(o: Overlay, rng: random.Random) -> str | None:
+    fields = _current_fields(o)
+    ids = _referenced_ids(o)  # the data file checks read a partition source by its latest type
+    victim = pick(rng, [f for f in fields or [] if isinstance(f["type"], str) and _illegal_type(f["type"])
+                        and f["id"] not in ids])
+    if fields is None or victim is None:
+        return None
+    was = victim["type"]
+    _retyped(victim, _illegal_type(was))
+    sid = _append_schema(o, fields)
+    return f"schema {sid} gives {victim['name']!r} ({victim['id']}) type {victim['type']}, was {was}"
+
+
+@damage("evolution.field-moved", "metadata", "an added schema moves a column into a new struct")
+def _field_moved(o: Overlay, rng: random.Random) -> str | None:
+    fields = _current_fields(o)
+    ids = _identifier_ids(o)
+    victim = pick(rng, [f for f in fields or [] if f["id"] not in ids])
+    if fields is None or victim is None:
+        return None
+    group = _new_column(o, f"{victim['name']}_group", type={"type": "struct", "fields": [victim]})
+    sid = _append_schema(o, [f for f in fields if f is not victim] + [group])
+    return f"schema {sid} moves {victim['name']!r} ({victim['id']}) into the new struct {group['name']!r}"
+
+
+@damage("evolution.required-tightened", "metadata", "an added schema makes an optional column required")
+def _required_tightened(o: Overlay, rng: random.Random) -> str | None:
+    fields = _current_fields(o)
+    victim = pick(rng, [f for f in fields or [] if not f["required"] and f["type"] != "unknown"])
+    if fields is None or victim is None:
+        return None
+    victim["required"] = True
+    sid = _append_schema(o, fields)
+    return f"schema {sid} makes {victim['name']!r} ({victim['id']}) required"
+
+
+@damage("evolution.nested-id-changed", "metadata", "an added schema gives a list element or map key/value a new id")
+def _nested_id_changed(o: Overlay, rng: random.Random) -> str | None:
+    fields = _current_fields(o)
+    cands = [(f, key) for f in fields or [] if isinstance(f["type"], dict)
+             for key in ("element-id", "key-id", "value-id") if key in f["type"]]
+    victim = pick(rng, cands)
+    if fields is None or victim is None:
+        return None
+    f, key = victim
+    was = f["type"][key]
+    f["type"][key] = int(o.doc["last-column-id"]) + 1
+    sid = _append_schema(o, fields)
+    return f"schema {sid} gives the {key[:-3]} of {f['name']!r} id {f['type'][key]}, was {was}"
+
+
+@damage("evolution.add-required-without-default", "metadata",
+        "an added schema adds a required column without defaults")
+def _add_required(o: Overlay, rng: random.Random) -> str | None:
+    fields = _current_fields(o)
+    if fields is None:
+        return None
+    added = _new_column(o, "added_required", required=True)
+    sid = _append_schema(o, fields + [added])
+    return f"schema {sid} adds required {added['name']!r} ({added['id']}) without initial-default and write-default"
+
+
+@damage("evolution.initial-default-changed", "metadata",
+        "an added column's initial-default changes in the schema after the one adding it")
+def _initial_default_changed(o: Overlay, rng: random.Random) -> str | None:
+    fields = _current_fields(o)
+    if fields is None or o.version < 3:
+        return None
+    added = _new_column(o, "added_with_default", **{"initial-default": 1, "write-default": 1})
+    first = _append_schema(o, fields + [added])
+    sid = _append_schema(o, copy.deepcopy(fields) + [dict(added, **{"initial-default": 2})])
+    return f"schema {first} adds {added['name']!r} ({added['id']}) with initial-default 1, schema {sid} makes it 2"
+
+
+@damage("evolution.partition-source-promoted", "metadata",
+        "v3: an added schema promotes a date that an identity or bucket partition field reads to a timestamp")
+def _partition_source_promoted(o: Overlay, rng: random.Random) -> str | None:
+    fields = _current_fields(o)
+    if fields is None or o.version < 3:
+        return None
+    sources = {int(f.get("source-id", -1)) for spec in o.doc.get("partition-specs") or []
+               for f in spec.get("fields") or [] if f.get("transform") == "identity"
+               or str(f.get("transform")).startswith("bucket[")}
+    victim = pick(rng, [f for f in fields if f["type"] == "date" and f["id"] in sources])
+    if victim is None:
+        return None
+    _retyped(victim, "timestamp")
+    sid = _append_schema(o, fields)
+    return f"schema {sid} promotes the partition source {victim['name']!r} ({victim['id']}) from date to timestamp"
+
+
+def _append_spec(o: Overlay, fields: list[dict[str, Any]]) -> int:
+    """Add a partition spec with ``fields`` under the next spec id (not the default); its id."""
+    specs = o.doc["partition-specs"]
+    spec_id = max(int(s["spec-id"]) for s in specs) + 1
+    specs.append({"spec-id": spec_id, "fields": fields})
+    ids = [int(f["field-id"]) for f in fields if "field-id" in f]
+    if "last-partition-id" in o.doc:
+        o.doc["last-partition-id"] = max([int(o.doc["last-partition-id"]), *ids])
+    return spec_id
+
+
+def _partition_fields(o: Overlay) -> list[dict[str, Any]]:
+    """Copies of the partition fields of every spec that are not void."""
+    return [copy.deepcopy(f) for s in o.doc.get("partition-specs") or [] for f in s.get("fields") or []
+            if f.get("transform") != "void" and "field-id" in f]
+
+
+#: source types a bucket transform takes (Partition Transforms)
+_BUCKETABLE = ("int", "long", "decimal(", "date", "time", "timestamp", "string", "uuid", "fixed[", "binary")
+
+
+@damage("evolution.partition-field-id-reused", "metadata",
+        "v2+: an added spec gives a partition field id to another transform of its source")
+def _partition_field_id_reused(o: Overlay, rng: random.Random) -> str | None:
+    fields = _current_fields(o)
+    types = {int(f["id"]): f["type"] for f in fields or []}
+    cands = [f for f in _partition_fields(o) if "source-ids" not in f
+             and str(types.get(int(f["source-id"]))).startswith(_BUCKETABLE)]
+    victim = pick(rng, cands)
+    if o.version < 2 or victim is None:
+        return None
+    was = victim["transform"]
+    victim["transform"] = "bucket[16]" if was != "bucket[16]" else "bucket[8]"
+    victim["name"] = f"{victim['name']}_reused"
+    spec_id = _append_spec(o, [victim])
+    return f"spec {spec_id} gives partition field id {victim['field-id']} ({was}) to {victim['transform']}"
+
+
+@damage("evolution.partition-field-id-not-reused", "metadata",
+        "v2+: an added spec gives a field equivalent to an existing one a new partition field id")
+def _partition_field_id_not_reused(o: Overlay, rng: random.Random) -> str | None:
+    victim = pick(rng, _partition_fields(o))
+    if o.version < 2 or victim is None:
+        return None
+    was = victim["field-id"]
+    victim["field-id"] = int(o.doc["last-partition-id"]) + 1
+    # a void field beside it keeps the new spec from being equivalent to a spec of that one field
+    void = dict(victim, **{"field-id": victim["field-id"] + 1, "name": f"{victim['name']}_void", "transform": "void"})
+    spec_id = _append_spec(o, [victim, void])
+    return f"spec {spec_id} gives {victim['name']!r} ({victim['transform']}, field {was}) the new id {victim['field-id']}"
+
+
+@damage("evolution.partition-equivalent-spec", "metadata", "an added spec is equivalent to the default spec")
+def _partition_equivalent_spec(o: Overlay, rng: random.Random) -> str | None:
+    specs = o.doc.get("partition-specs")
+    default = next((s for s in specs or [] if s.get("spec-id") == o.doc.get("default-spec-id", 0)), None)
+    if default is None:
+        return None
+    spec_id = _append_spec(o, copy.deepcopy(default["fields"]))
+    return f"spec {spec_id} repeats the fields of default spec {default['spec-id']}"
+
+
+def _last_spec_fields(o: Overlay) -> list[dict[str, Any]] | None:
+    """v1: a copy of the fields of the spec added last, when the table lists its specs."""
+    specs = o.doc.get("partition-specs")
+    return copy.deepcopy(specs[-1]["fields"]) if o.version == 1 and specs else None
+
+
+def _new_spec_key(o: Overlay, fields: list[dict[str, Any]]) -> bool:
+    """Whether no spec of the table has these fields (by source, transform and name)."""
+    def key(fs: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+        return [(f.get("source-id"), f.get("transform"), f.get("name")) for f in fs]
+    return all(key(s.get("fields") or []) != key(fields) for s in o.doc.get("partition-specs") or [])
+
+
+@damage("evolution.partition-v1-field-dropped", "metadata",
+        "v1: an added spec drops the last partition field instead of replacing its transform by void")
+def _partition_v1_field_dropped(o: Overlay, rng: random.Random) -> str | None:
+    fields = _last_spec_fields(o)
+    if not fields or not _new_spec_key(o, fields[:-1]):
+        return None
+    dropped = fields.pop()
+    spec_id = _append_spec(o, fields)
+    return f"spec {spec_id} drops partition field {dropped['name']!r}"
+
+
+@damage("evolution.partition-v1-field-changed", "metadata",
+        "v1: an added spec changes the transform of a partition field in place")
+def _partition_v1_field_changed(o: Overlay, rng: random.Random) -> str | None:
+    fields = _last_spec_fields(o)
+    types = {int(f["id"]): f["type"] for f in _current_fields(o) or []}
+    i = pick(rng, [i for i, f in enumerate(fields or []) if f.get("transform") not in ("void", "identity")
+                   or str(types.get(int(f.get("source-id", -1)))).startswith(_BUCKETABLE)])
+    if fields is None or i is None:
+        return None
+    was = fields[i]["transform"]
+    fields[i]["transform"] = "identity" if was != "identity" else "bucket[16]"
+    if not _new_spec_key(o, fields):
+        return None
+    spec_id = _append_spec(o, fields)
+    return f"spec {spec_id} changes partition field {i} from {was} to {fields[i]['transform']} in place"

@@ -267,7 +267,7 @@ def _new_schema(o: Overlay, fields: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 @_shipped("delta-uniform-4283-replace-field-id-reuse",
-          "evolution.type-change", "metadata", "Delta UniForm: a replace gives an old field id to a new column of "
+          "evolution.field-id-reused", "metadata", "Delta UniForm: a replace gives an old field id to a new column of "
           "another type", also=("manifests.bound-decode",))  # the live files' bounds of that id, read as the new type
 def _uniform_replace(o: Overlay, rng: random.Random) -> str | None:
     cur, struct = _current_schema(o), _current_struct(o)
@@ -319,7 +319,9 @@ def _add_spec(o: Overlay, fields: list[dict[str, Any]], default: bool) -> dict[s
 
 @_shipped("iceberg-go-1639-update-spec-no-reuse-unnamed",
           "evolution.partition-field-id-not-reused", "metadata", "iceberg-go: an identity field removed and re-added "
-          "without a name gets a new partition field id")
+          "without a name gets a new partition field id",
+          # where the removed field was the spec's only one, the re-added spec has the fields of the first
+          also=("evolution.partition-equivalent-spec",))
 def _go_spec_no_reuse(o: Overlay, rng: random.Random) -> str | None:
     spec = _default_spec(o)
     if o.version < 2 or spec is None or "partition-specs" not in o.doc:
@@ -443,7 +445,9 @@ def _table_uuid_null(o: Overlay, rng: random.Random) -> str | None:
 
 @_shipped("iceberg-rust-2007-add-spec-field-ids-not-reused",
           "evolution.partition-field-id-not-reused", "metadata", "iceberg-rust: an added spec repeats existing fields "
-          "under fresh ids")
+          "under fresh ids",
+          # where no column takes the added bucket field, the added spec has the default spec's fields
+          also=("evolution.partition-equivalent-spec",))
 def _rust_add_spec(o: Overlay, rng: random.Random) -> str | None:
     spec, struct = _default_spec(o), _current_struct(o)
     if o.version < 2 or spec is None or struct is None:
@@ -943,7 +947,8 @@ def _paimon_int96(o: Overlay, rng: random.Random) -> str | None:
 
 
 @_shipped("xtable-45-timestamp-type-mismatch",
-          "parquet.timestamp-utc", "metadata", "XTable: timestamp declared for columns the files store adjusted to UTC")
+          "parquet.timestamp-utc", "metadata", "XTable: timestamp declared for columns the files store adjusted to UTC",
+          also=("manifests.header-schema",))  # the manifests are kept: their schema header says timestamptz
 def _xtable_timestamp(o: Overlay, rng: random.Random) -> str | None:
     struct = _current_struct(o)
     if struct is None:
@@ -961,7 +966,8 @@ def _xtable_timestamp(o: Overlay, rng: random.Random) -> str | None:
 
 @_shipped("xtable-750-schema-sync-ignores-field-ids",
           "parquet.field-id-unknown", "metadata", "XTable: the Iceberg schema renumbered, the data files keep the "
-          "source's field ids", also=("data.partition-value", "files.statistics-fields"))  # by the files' old ids
+          "source's field ids", also=("data.partition-value", "files.statistics-fields",  # by the files' old ids
+                                      "manifests.header-schema"))  # the kept manifests' header has the old ids
 def _xtable_renumbered(o: Overlay, rng: random.Random) -> str | None:
     cur = _current_schema(o)
     if cur is None or len(schemas(o)) != 1 or not _parquet_files(o):

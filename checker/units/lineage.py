@@ -20,10 +20,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from iceberg_conformance.checker.find import local_path
+from iceberg_conformance.checker.run import logged_metadata
 from iceberg_conformance.reference.findings import Finding
-from iceberg_conformance.reference.metadata import format_version, load_metadata, snapshots_by_id
-from iceberg_conformance.reference.safeio import is_regular
+from iceberg_conformance.reference.metadata import format_version, snapshots_by_id
 
 ROW_ID = 2147483540
 LAST_UPDATED = 2147483539
@@ -49,15 +48,9 @@ def check_upgrade(doc: dict[str, Any], table: str, allowed: Callable[[str], str 
         return []
     # (where, document, log index) of every readable logged file, oldest first, then the current
     # metadata (index len(log))
-    chain: list[tuple[str, str, dict[str, Any], int]] = []
-    for i, entry in enumerate(log):
-        path = entry.get("metadata-file") if isinstance(entry, dict) else None
-        local = local_path(path) if isinstance(path, str) else None
-        if local is None or allowed(local) is None or not is_regular(local):
-            continue
-        old, _ = load_metadata(local)
-        if isinstance(old, dict) and _version(old) is not None:
-            chain.append((str(path), f"/metadata-log/{i}/metadata-file", old, i))
+    chain: list[tuple[str, str, dict[str, Any], int]] = [
+        (path, f"/metadata-log/{i}/metadata-file", old, i) for i, path, old in logged_metadata(doc, allowed)
+        if _version(old) is not None]
     chain.append((table, "", doc, len(log)))
     out: list[Finding] = []
     for k in range(1, len(chain)):

@@ -2,11 +2,16 @@
 
 The metadata file itself is :func:`reference.metadata.validate_metadata`'s (JSON shape and
 cross-field rules, snapshot lineage, refs, statistics references); here are the checks that read
-other files: the earlier metadata files of ``metadata-log`` (the table UUID, the upgrade to v3,
-field ids never reused and snapshot-log entries kept: :mod:`.history`), and every statistics
-and partition statistics file (exists with its recorded size, a Puffin statistics file whole and
-against its entry, a partition statistics file's fields and order and its position delete counts
-against the manifests).
+other files: the earlier metadata files of ``metadata-log`` (the table UUID, the upgrade to v3),
+and every statistics and partition statistics file (exists with its recorded size, a Puffin
+statistics file whole and against its entry, a partition statistics file's fields and order and
+its position delete counts against the manifests).
+
+And the table's history (:mod:`.history`): every schema against the schemas before it, as the
+metadata and its earlier metadata files show them, and every partition spec against the specs
+before it, by the evolution rules of :mod:`reference.evolution` (``evolution.*``: a field id
+reused for another field, a type change that is no promotion at the table's format version, a
+partition field id reused for another partition field, ...); snapshot-log entries kept.
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ def check_metadata(run: CheckRun, unit: Unit) -> list[Finding]:
         return out
     out.extend(stats.check_metadata_log_uuids(doc, unit.table, lambda p: None if run.outside(p) else p))
     out.extend(check_upgrade(doc, unit.table, lambda p: None if run.outside(p) else p))
-    out.extend(check_history(doc, unit.table, lambda p: None if run.outside(p) else p))
+    out.extend(check_history(run, unit.table))
     for key in ("statistics", "partition-statistics"):
         for i, st in enumerate(doc.get(key) or []):
             if not isinstance(st, dict) or not isinstance(st.get("statistics-path"), str):

@@ -33,8 +33,7 @@ import pyarrow.parquet as pq
 
 from iceberg_conformance.checker.find import local_path
 from iceberg_conformance.checker.plan import Unit
-from iceberg_conformance.checker.run import CheckRun, parsed_schemas
-from iceberg_conformance.checker.units.history import logged_files
+from iceberg_conformance.checker.run import CheckRun, logged_metadata, parsed_schemas
 from iceberg_conformance.checker.units.metrics import comparable, python_value
 from iceberg_conformance.reference import scan as rs
 from iceberg_conformance.reference.arrow import field_id
@@ -184,9 +183,8 @@ def check_metadata_log_uuids(doc: dict[str, Any], table: str, allowed: Any) -> l
     if not isinstance(uuid, str) or not isinstance(log, list):
         return []  # a metadata-log that is not an array is the metadata unit's shape finding
     out: list[Finding] = []
-    for i, old in logged_files(doc, allowed):
+    for i, path, old in logged_metadata(doc, allowed):
         other = old.get("table-uuid")
-        path = doc["metadata-log"][i]["metadata-file"]
         if isinstance(other, str) and other.lower() != uuid.lower():
             out.append(Finding("metadata.table-uuid-changed", f"metadata-log entry {i} ({path}) has table-uuid "
                                f"{other}, the current metadata {uuid}", "Table Metadata Fields: table-uuid", table,
