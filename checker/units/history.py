@@ -160,20 +160,22 @@ def _replacements(doc: dict[str, Any], schema_ids: list[int | None]) -> set[int]
 def _reached_schema_ids(doc: dict[str, Any], snaps: list[dict[str, Any]]) -> set[int] | None:
     """The schema ids of the snapshots the current snapshot and the refs reach by their parents
     (their data is read); None when one of them names no schema."""
-    by_id = {s.get("snapshot-id"): s for s in snaps}
+    # ids of the wrong JSON type are the metadata unit's shape findings: only integers are followed
+    by_id = {sid: s for s in snaps if (sid := _int(s.get("snapshot-id"))) is not None}
     refs = doc.get("refs")
-    heads = [doc.get("current-snapshot-id")]
-    heads += [r.get("snapshot-id") for r in refs.values() if isinstance(r, dict)] if isinstance(refs, dict) else []
+    heads = [_int(doc.get("current-snapshot-id"))]
+    heads += [_int(r.get("snapshot-id")) for r in refs.values() if isinstance(r, dict)] if isinstance(refs, dict) else []
     out: set[int] = set()
-    seen: set[Any] = set()
-    for sid in heads:
-        while sid in by_id and sid not in seen:
+    seen: set[int] = set()
+    for head in heads:
+        sid = head
+        while sid is not None and sid in by_id and sid not in seen:
             seen.add(sid)
             schema_id = _int(by_id[sid].get("schema-id"))
             if schema_id is None:
                 return None
             out.add(schema_id)
-            sid = by_id[sid].get("parent-snapshot-id")
+            sid = _int(by_id[sid].get("parent-snapshot-id"))
     return out
 
 
