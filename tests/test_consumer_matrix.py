@@ -17,7 +17,7 @@ import pytest
 from iceberg_conformance.suites.harness import consumer_matrix as report
 from iceberg_conformance.suites.engines.registry import ENGINES, Engine, ReadRequest, SnapshotRead
 from iceberg_conformance.suites.engines.workspace import (
-    HttpServer, Workspace, digest, normalize_error, pinned, problem_lines, read_table,
+    HttpServer, Workspace, digest, normalize, normalize_error, pinned, problem_lines, read_table,
 )
 from iceberg_conformance.suites.golden import filters as golden_filters
 from iceberg_conformance.suites.golden import registry as golden
@@ -94,6 +94,16 @@ def test_different_rows_have_different_digests() -> None:
     one = [{"snapshot": "s", "rows": ["- missing:    {\"id\": 1}"]}]
     two = [{"snapshot": "s", "rows": ["- missing:    {\"id\": 2}"]}]
     assert digest(one) != digest(two) and len(digest(one)) == 16
+
+
+def test_uuid_values_of_rows_are_kept() -> None:
+    """A uuid column's values are row values (from the generator): two reads missing different
+    uuids differ, and the row says which; only an error's UUIDs (file names, query ids) go."""
+    rows = [normalize(f"- missing:    {{\"id\": 4, \"v\": \"{u}\"}}", {})
+            for u in ("80000000-0000-0000-0000-000000000000", "7fffffff-ffff-ffff-ffff-ffffffffffff")]
+    assert "80000000-0000-0000-0000-000000000000" in rows[0]
+    assert digest([{"snapshot": "s", "rows": rows[:1]}]) != digest([{"snapshot": "s", "rows": rows[1:]}])
+    assert normalize_error("query 8f0e1c2a-1111-2222-3333-444455556666 failed", {}) == "query <uuid> failed"
 
 
 def test_row_differences_do_not_depend_on_read_order() -> None:

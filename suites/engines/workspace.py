@@ -185,12 +185,11 @@ _PORT = re.compile(r"127\.0\.0\.1:\d+")
 
 
 def normalize(text: str, places: dict[str, str]) -> str:
-    """``text`` with the given strings (paths) replaced by their placeholders, and UUIDs, snapshot
-    ids (numbers of 15 digits or more), loopback ports replaced, so a problem reads the same for
-    tables generated elsewhere. Row values are left alone: they come from the generators."""
+    """``text`` with the given strings (paths) replaced by their placeholders and loopback ports
+    replaced, so a problem reads the same for tables generated elsewhere. Row values are left
+    alone: they come from the generators (a uuid column's values stay as they are)."""
     for old, new in sorted(places.items(), key=lambda kv: -len(kv[0])):
         text = text.replace(old, new)
-    text = _UUID.sub("<uuid>", text)
     text = _PORT.sub("127.0.0.1:<port>", text)
     return text
 
@@ -212,9 +211,10 @@ _QUERY_ECHO = re.compile(r"(?:\s+(?:LINE \d+|Stack Trace): |,? Stack trace \(whe
 
 def normalize_error(text: str, places: dict[str, str]) -> str:
     """An error message normalized as :func:`normalize` does, without a SQL engine's echo of the
-    query, and every file named in it reduced to ``<file>`` and its extension (file names hold
-    task ids and UUIDs)."""
-    return _LONG_NUMBER.sub("<id>", _FILE.sub(_file, normalize(_QUERY_ECHO.sub("", text), places)))
+    query, every file named in it reduced to ``<file>`` and its extension (file names hold task
+    ids and UUIDs), and UUIDs and snapshot ids (numbers of 15 digits or more) replaced."""
+    text = _FILE.sub(_file, normalize(_QUERY_ECHO.sub("", text), places))
+    return _LONG_NUMBER.sub("<id>", _UUID.sub("<uuid>", text))
 
 
 def digest(problems: list[dict[str, Any]]) -> str:
