@@ -25,6 +25,7 @@ case a known failure of its engine lists.
 from __future__ import annotations
 
 import json
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -86,7 +87,7 @@ class Reproduction:
 
 
 def reproduction(record: dict[str, Any], damage_cases: dict[str, Any], vector_ids: set[str],
-                 caught: set[str], traps: set[str] = frozenset()) -> Reproduction:
+                 caught: AbstractSet[str], traps: AbstractSet[str] = frozenset()) -> Reproduction:
     """What the kit has for ``record``, given the damage cases by name, the ids of every vector
     case, every trap case where the kit shows an engine's wrong rows (``caught``:
     ``cli.caught_traps``) and every trap that exists (``traps``: ``<table>`` and ``<table> >
