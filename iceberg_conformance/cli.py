@@ -2,8 +2,9 @@
 
 * ``iceberg-conformance run [--target NAME ...] [--report DIR] [-- PYTEST ARGS]`` runs the
   suites against the targets and writes the target x area matrix (``matrix.html``,
-  ``matrix.md``, ``matrix.json``) and a JUnit file into DIR. Exit code: pytest's (0 all
-  passed, 1 failures; "no tests ran" is turned into 1 so a CI gate cannot pass on nothing).
+  ``matrix.md``, ``matrix.json``, each with the run's overall status) and a JUnit file into
+  DIR. Exit code: pytest's (0 all passed, 1 failures or errors, 2 interrupted, 4 usage error, 5
+  no tests ran: a CI gate cannot pass on nothing).
 * ``iceberg-conformance check PATH ... [--json] [--fail-on LEVEL] [--metadata-only] ...`` checks
   tables on disk (``iceberg-conformance-check`` is the same command). Exit code: 0 when no
   finding reaches ``--fail-on`` (default ``error``) and every part of the tables was read, 1
@@ -59,7 +60,6 @@ from iceberg_conformance.vectors.cases import case_files, load_file, vectors_roo
 
 #: the suites' own directory: the repository's suites/ in a checkout, the installed package otherwise
 SUITES = Path(iceberg_conformance.suites.__file__).resolve().parent
-NO_TESTS_COLLECTED = 5
 #: from this many data and delete files on, a full check says what it will open
 BIG_TABLE_FILES = 10_000
 #: check's exit codes beyond 0 (clean) and 2 (usage error, or no table readable at a PATH)
@@ -77,6 +77,8 @@ def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
 
     report = Path(args.report).resolve()
     report.mkdir(parents=True, exist_ok=True)
+    for stale in ("matrix.md", "matrix.json", "matrix.html", "junit.xml"):  # never show an earlier run's
+        (report / stale).unlink(missing_ok=True)
     # the CLI has imported the kit before pytest loads its plugin: no assertion rewriting there
     argv = [str(SUITES), "-W", "ignore::pytest.PytestAssertRewriteWarning", "-p", "no:cacheprovider",
             "--conformance-report", str(report), f"--junitxml={report / 'junit.xml'}", "-q", "-rfE"]
@@ -87,10 +89,10 @@ def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
     code = int(pytest.main(argv + passthrough))
     matrix = report / "matrix.md"
     if matrix.exists():
-        print("\niceberg-conformance: target x area (PASS/FAIL/UNSUPPORTED/KNOWN-FAILURE/ADVISORY/SKIP)")
+        print("\niceberg-conformance: target x area")
         print(matrix.read_text(encoding="utf-8"), end="")
-    print(f"report: {report / 'matrix.html'} (also matrix.md, matrix.json, junit.xml)")
-    return 1 if code == NO_TESTS_COLLECTED else code
+        print(f"report: {report / 'matrix.html'} (also matrix.md, matrix.json, junit.xml)")
+    return code
 
 
 # --- check ------------------------------------------------------------------------------------
