@@ -130,3 +130,19 @@ def test_run_command_exits_with_pytests_code(tmp_path: Path) -> None:
     assert nothing.returncode == 5, nothing.stdout[-3000:] + nothing.stderr[-3000:]
     matrix = json.loads((tmp_path / "nothing" / "matrix.json").read_text())
     assert (matrix["status"], matrix["exit_code"]) == ("no tests ran", 5), matrix
+
+
+def test_xdist_matrix_counts_every_pass_of_a_real_suite(pytester: pytest.Pytester) -> None:
+    """Issue 23, item 3: with ``-n 2`` the matrix counts every test the workers passed (not one
+    worker's share) and the controller prints it."""
+    report = pytester.path / "report"
+    result = pytester.runpytest_subprocess(
+        str(ROOT / "suites" / "test_hash.py"), "--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml"),
+        "-p", "no:cacheprovider", "--target", "reference", "-n", "2", "--conformance-report", str(report))
+    text = result.stdout.str()
+    assert result.ret == 0, text[-3000:]
+    passed = result.parseoutcomes()["passed"]
+    md_rows = [line.split("|")[1:-1] for line in (report / "matrix.md").read_text().splitlines()
+               if line.startswith("| ") and not line.startswith("| target")]
+    assert sum(int(cells[2]) for cells in md_rows) == passed > 100, (passed, md_rows)
+    assert "iceberg-conformance: target x area" in text and "reference  hash" in text, text[-3000:]
