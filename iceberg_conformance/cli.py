@@ -399,15 +399,17 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run the suites against targets and write the matrix report",
                          formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False,
+                         usage="%(prog)s [-h] [--target NAME] [--report DIR] [--spark]\n"
+                               + " " * len("usage: iceberg-conformance run ") + "[PYTEST ARGS ...] [-- PYTEST ARGS ...]",
                          description=_described(
                              "Run the conformance suites (pytest) against one or more targets and write the target x "
                              "area matrix (matrix.html, matrix.md, matrix.json, each with the run's overall status) "
                              "and junit.xml into the report directory. Exit code: pytest's (0 all passed, 1 failures "
                              "or errors, 5 no tests ran)."),
                          epilog=_run_epilog())
-    run.add_argument("--target", action="append", default=[],
+    run.add_argument("--target", action="append", default=[], metavar="NAME",
                      help="target name or package.module:attr (repeatable; default: reference)")
-    run.add_argument("--report", default="report", help="report directory (default: report/)")
+    run.add_argument("--report", default="report", metavar="DIR", help="report directory (default: report/)")
     run.add_argument("--spark", action="store_true", help="also run the Spark lane (golden tables)")
     run.set_defaults(func=_run)
     check = sub.add_parser("check", help="check Iceberg tables on disk against the spec",

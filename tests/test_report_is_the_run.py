@@ -146,3 +146,15 @@ def test_xdist_matrix_counts_every_pass_of_a_real_suite(pytester: pytest.Pyteste
                if line.startswith("| ") and not line.startswith("| target")]
     assert sum(int(cells[2]) for cells in md_rows) == passed > 100, (passed, md_rows)
     assert "iceberg-conformance: target x area" in text and "reference  hash" in text, text[-3000:]
+
+
+def test_a_crashed_worker_is_a_failure_in_the_matrix(pytester: pytest.Pytester) -> None:
+    """xdist reports a test whose worker died as failed; no test's hook saw that report, and the
+    matrix still counts it (row ``(kit)``, area ``unattributed``): a crash never leaves it green."""
+    pytester.makeini("[pytest]\n")
+    pytester.makepyfile(test_crash="import os\n\ndef test_ok(target): pass\n\ndef test_crash(target): os._exit(1)\n")
+    result, matrix = run(pytester, "-n", "2")
+    assert result.ret == 1, result.stdout.str()[-3000:]
+    assert result.parseoutcomes() == {"failed": 1, "passed": 1}
+    assert row(matrix, "(kit)", "unattributed") == {"FAIL": 1}
+    assert (matrix["status"], matrix["exit_code"]) == ("failed", 1)
