@@ -1,16 +1,20 @@
 """``iceberg-conformance``: the kit's command line, one argparse tree.
 
-* ``iceberg-conformance run [--target NAME ...] [--report DIR] [-- PYTEST ARGS]`` runs the
+* ``iceberg-conformance --version``: the kit's version and its vector set's.
+* ``iceberg-conformance run [--target NAME ...] [--report DIR] [PYTEST ARGS] [-- PYTEST ARGS]`` runs the
   suites against the targets and writes the target x area matrix (``matrix.html``,
-  ``matrix.md``, ``matrix.json``) and a JUnit file into DIR. Exit code: pytest's (0 all
-  passed, 1 failures; "no tests ran" is turned into 1 so a CI gate cannot pass on nothing).
+  ``matrix.md``, ``matrix.json``, each with the run's overall status) and a JUnit file into
+  DIR. Exit code: pytest's (0 all passed, 1 failures or errors, 2 interrupted, 4 usage error, 5
+  no tests ran: a CI gate cannot pass on nothing). Options ``run`` does not know (``-k``,
+  ``-n``, ...) and everything after ``--`` go to pytest.
 * ``iceberg-conformance check PATH ... [--json] [--fail-on LEVEL] [--metadata-only] ...`` checks
   tables on disk (``iceberg-conformance-check`` is the same command). Exit code: 0 when no
   finding reaches ``--fail-on`` (default ``error``) and every part of the tables was read, 1
   when a finding reaches it, 2 for a usage error or when no table can be found or read, 3 when no
   finding reaches it but parts of a table were not read (the verdict is incomplete).
-* ``iceberg-conformance rules [--json] [--area A]`` lists every rule the checker reports: id,
-  severity, normative level, spec section and sentence, and the damage cases that break it.
+* ``iceberg-conformance rules [ID ...] [--json] [--area A]`` lists every rule the checker
+  reports: id, severity, normative level, spec section and sentence, and the damage cases that
+  break it; given ids, those rules in full.
 * ``iceberg-conformance damage TABLE OUT [--rule R] [--check]`` writes single-violation copies
   of a valid table and, with ``--check``, runs the checker on each (recall per area).
 * ``iceberg-conformance coverage [--json] [--all] [--readme]`` reports, per spec section, the
@@ -34,10 +38,13 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import sys
+import textwrap
 import time
+from importlib.metadata import PackageNotFoundError, version as installed_version
 from pathlib import Path
 from typing import Any, Callable, NoReturn, Sequence
 
@@ -46,20 +53,20 @@ from iceberg_conformance import bugs
 from iceberg_conformance.checker import find_tables
 from iceberg_conformance.checker.check import check_table
 from iceberg_conformance.checker.damage import (
-    AREAS, DAMAGES, recall_by_area, render as render_damage, self_test, write_damaged,
+    AREAS, DAMAGES, Damage, recall_by_area, render as render_damage, self_test, write_damaged,
 )
 from iceberg_conformance.checker.plan import Unit
 from iceberg_conformance.checker.report import render_text, to_json
-from iceberg_conformance.reference.rules import LEVELS, catalogue, spec_revision
+from iceberg_conformance.reference.rules import LEVELS, Rule, catalogue, spec_revision
 from iceberg_conformance.statements import coverage
 from iceberg_conformance.suites.golden import filters as golden_filters
 from iceberg_conformance.suites.golden.registry import GOLDEN_ENV
+from iceberg_conformance.suites.targets import BUILTIN, DEFAULT_TARGET, EXTRAS
 from iceberg_conformance.vectors.archive import build_archive, export_tree
-from iceberg_conformance.vectors.cases import case_files, load_file, vectors_root
+from iceberg_conformance.vectors.cases import case_files, load_file, vectors_root, vectors_version
 
 #: the suites' own directory: the repository's suites/ in a checkout, the installed package otherwise
 SUITES = Path(iceberg_conformance.suites.__file__).resolve().parent
-NO_TESTS_COLLECTED = 5
 #: from this many data and delete files on, a full check says what it will open
 BIG_TABLE_FILES = 10_000
 #: check's exit codes beyond 0 (clean) and 2 (usage error, or no table readable at a PATH)
@@ -77,6 +84,8 @@ def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
 
     report = Path(args.report).resolve()
     report.mkdir(parents=True, exist_ok=True)
+    for stale in ("matrix.md", "matrix.json", "matrix.html", "junit.xml"):  # never show an earlier run's
+        (report / stale).unlink(missing_ok=True)
     # the CLI has imported the kit before pytest loads its plugin: no assertion rewriting there
     argv = [str(SUITES), "-W", "ignore::pytest.PytestAssertRewriteWarning", "-p", "no:cacheprovider",
             "--conformance-report", str(report), f"--junitxml={report / 'junit.xml'}", "-q", "-rfE"]
@@ -87,10 +96,10 @@ def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
     code = int(pytest.main(argv + passthrough))
     matrix = report / "matrix.md"
     if matrix.exists():
-        print("\niceberg-conformance: target x area (PASS/FAIL/UNSUPPORTED/KNOWN-FAILURE/ADVISORY/SKIP)")
+        print("\niceberg-conformance: target x area")
         print(matrix.read_text(encoding="utf-8"), end="")
-    print(f"report: {report / 'matrix.html'} (also matrix.md, matrix.json, junit.xml)")
-    return 1 if code == NO_TESTS_COLLECTED else code
+        print(f"report: {report / 'matrix.html'} (also matrix.md, matrix.json, junit.xml)")
+    return code
 
 
 # --- check ------------------------------------------------------------------------------------
@@ -266,9 +275,33 @@ def _bugs(args: argparse.Namespace, passthrough: list[str]) -> int:
 
 # --- rules, coverage, export ---------------------------------------------------------------------
 
+def _rule_in_full(rule: Rule, damage_cases: list[Damage]) -> list[str]:
+    """One rule as ``rules ID`` prints it: every field, and the damage cases that break it."""
+    lines = [rule.id, f"  area: {rule.area}; severity: {rule.severity}; level: {rule.level}",
+             f"  spec section: {rule.section}"]
+    lines += [f"  spec sentence: {rule.quote}" if rule.quote else "  spec sentence: (none)", f"  summary: {rule.summary}"]
+    lines += [f"  note: {rule.note}"] if rule.note else []
+    lines += ["  damage cases (iceberg-conformance damage --rule NAME):" if damage_cases else "  damage cases: (none)"]
+    lines += [f"    {d.name}: {d.description}" for d in damage_cases]
+    return lines
+
+
 def _rules(args: argparse.Namespace, passthrough: list[str]) -> int:
     damaged = {d.rule for d in DAMAGES}
-    rules = [r for r in catalogue().values() if not args.area or r.area in args.area]
+    known = catalogue()
+    unknown = [i for i in args.ids if i not in known]
+    if unknown:
+        for i in unknown:
+            close = difflib.get_close_matches(i, known, n=3)
+            print(f"iceberg-conformance rules: no rule {i!r}" + (f" (did you mean {', '.join(close)}?)" if close else
+                                                                 " (iceberg-conformance rules lists them)"),
+                  file=sys.stderr)
+        return 2
+    rules = [r for r in known.values() if (not args.area or r.area in args.area) and (not args.ids or r.id in args.ids)]
+    if args.ids and not args.json:
+        for r in rules:
+            print("\n".join(_rule_in_full(r, [d for d in DAMAGES if d.rule == r.id])))
+        return 0
     if args.json:
         print(json.dumps({"spec_revision": spec_revision(),
                           "rules": [dict(r.to_json(), damage_case=r.id in damaged) for r in rules]},
@@ -328,16 +361,55 @@ def _scan(args: argparse.Namespace, passthrough: list[str]) -> int:
     return main_args(args)
 
 
+def kit_version() -> str:
+    """The installed kit's version and its vector set's, as ``--version`` prints them."""
+    try:
+        kit = installed_version("iceberg-conformance")
+    except PackageNotFoundError:  # imported from a checkout that was never installed
+        kit = "(not installed)"
+    return f"iceberg-conformance {kit} (vector set {vectors_version()})"
+
+
+def _run_epilog() -> str:
+    """``run --help``'s closing text: the built-in targets and how arguments reach pytest."""
+    width = max(len(n) for n in BUILTIN) + 2
+    targets = [f"  {name:<{width}}" + (f"needs pip install 'iceberg-conformance[{EXTRAS[name]}]'" if name in EXTRAS
+                                        else "installed with the kit") + (" (the default)" if name == DEFAULT_TARGET else "")
+               for name in BUILTIN]
+    return "\n".join([
+        "built-in targets (--target NAME):", *targets,
+        f"  {'MODULE:ATTR':<{width}}your own adapter: a class, factory or instance in an importable module",
+        "",
+        "pytest arguments: an option run does not know goes to pytest, and so does everything after --:",
+        "  iceberg-conformance run --target reference -k hash -n 2",
+        "  iceberg-conformance run --target reference -- -x --lf"])
+
+
+def _described(text: str) -> str:
+    """A description wrapped for a subcommand whose help keeps its layout (the run command's)."""
+    return textwrap.fill(text, 78)
+
+
 def parser() -> argparse.ArgumentParser:
     """The kit's one argument parser."""
     top = argparse.ArgumentParser(prog="iceberg-conformance", description="A conformance kit for Apache Iceberg: run the "
                                   "suites against an implementation, check tables on disk, list the rules, export the "
                                   "vectors.")
+    top.add_argument("--version", action="version", version=kit_version())
     sub = top.add_subparsers(dest="command", required=True)
-    run = sub.add_parser("run", help="run the suites against targets and write the matrix report")
-    run.add_argument("--target", action="append", default=[],
+    run = sub.add_parser("run", help="run the suites against targets and write the matrix report",
+                         formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False,
+                         usage="%(prog)s [-h] [--target NAME] [--report DIR] [--spark]\n"
+                               + " " * len("usage: iceberg-conformance run ") + "[PYTEST ARGS ...] [-- PYTEST ARGS ...]",
+                         description=_described(
+                             "Run the conformance suites (pytest) against one or more targets and write the target x "
+                             "area matrix (matrix.html, matrix.md, matrix.json, each with the run's overall status) "
+                             "and junit.xml into the report directory. Exit code: pytest's (0 all passed, 1 failures "
+                             "or errors, 5 no tests ran)."),
+                         epilog=_run_epilog())
+    run.add_argument("--target", action="append", default=[], metavar="NAME",
                      help="target name or package.module:attr (repeatable; default: reference)")
-    run.add_argument("--report", default="report", help="report directory (default: report/)")
+    run.add_argument("--report", default="report", metavar="DIR", help="report directory (default: report/)")
     run.add_argument("--spark", action="store_true", help="also run the Spark lane (golden tables)")
     run.set_defaults(func=_run)
     check = sub.add_parser("check", help="check Iceberg tables on disk against the spec",
@@ -345,7 +417,11 @@ def parser() -> argparse.ArgumentParser:
                                        "the spec.")
     _add_check_arguments(check)
     check.set_defaults(func=_check)
-    rules = sub.add_parser("rules", help="list every rule: id, severity, level, spec section and sentence")
+    rules = sub.add_parser("rules", help="list every rule: id, severity, level, spec section and sentence",
+                           description="List the rules the checker reports (id, severity, normative level, spec "
+                                       "section and sentence, whether a damage case breaks it), or, given ids, those "
+                                       "rules in full.")
+    rules.add_argument("ids", nargs="*", metavar="ID", help="only this rule, shown in full (e.g. metadata.json-syntax)")
     rules.add_argument("--json", action="store_true", help="JSON on stdout")
     rules.add_argument("--area", action="append", default=[],
                        help="only rules of this area (metadata, manifest-list, manifest, data-file, delete-file, "
@@ -364,7 +440,10 @@ def parser() -> argparse.ArgumentParser:
                         help=f"list the damage cases and exit (areas: {', '.join(AREAS)})")
     damage.add_argument("--json", action="store_true", help="with --check: the verdicts as JSON on stdout")
     damage.set_defaults(func=_damage)
-    export = sub.add_parser("export", help="write the vectors and an index of every case, or the release archive")
+    export = sub.add_parser("export", help="write the vectors and an index of every case, or the release archive",
+                            description="Write the vectors and an index.json of every case into a directory, for "
+                                        "implementations that run the vectors with their own test runner; or, with "
+                                        "--archive, the release archive for other languages.")
     export.add_argument("out", nargs="?", help="output directory (must be empty or absent)")
     export.add_argument("--archive", metavar="DIR",
                         help="write iceberg-conformance-vectors-<version>.tar.gz into DIR instead (vectors, index, "
@@ -372,7 +451,10 @@ def parser() -> argparse.ArgumentParser:
     export.add_argument("--golden", metavar="DIR", help=f"golden tables to include (default: ${GOLDEN_ENV})")
     export.set_defaults(func=_export)
     bug = sub.add_parser("bugs", help="the bugs Iceberg implementations shipped, and how the kit reproduces "
-                                      "and catches each")
+                                      "and catches each",
+                         description="List the bugs Iceberg implementations shipped (the kit's bug corpus) with the "
+                                     "case that reproduces each and the rule or vector that catches it; by default "
+                                     "those not yet reproduced.")
     bug.add_argument("--json", action="store_true", help="every record with what the kit has for it, as JSON")
     bug.add_argument("--implementation", action="append", default=[], help="only this implementation (repeatable)")
     bug.add_argument("--kind", action="append", default=[], choices=bugs.KINDS, help="only this kind (repeatable)")
@@ -395,7 +477,10 @@ def parser() -> argparse.ArgumentParser:
                       help="also read with ENGINE (default: reference) and print the rows that differ")
     scan.set_defaults(func=_scan)
     cov = sub.add_parser("coverage", help="how much of the spec the kit checks: per section, MUST and SHOULD "
-                                          "coverage, every unchecked MUST with its reason")
+                                          "coverage, every unchecked MUST with its reason",
+                         description="Report how much of the spec the kit checks: per spec section, the MUST and "
+                                     "SHOULD statements the rules, vectors and damage cases cover, and every "
+                                     "unchecked MUST with its reason.")
     cov.add_argument("--json", action="store_true", help="JSON on stdout")
     cov.add_argument("--all", action="store_true", help="list every unchecked MUST (default: the first 40)")
     cov.add_argument("--readme", action="store_true", help="the README's 'What is covered' table (Markdown)")
@@ -410,9 +495,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_in[:1] == ["run"] and "--" in args_in:  # everything after -- goes to pytest
         i = args_in.index("--")
         args_in, passthrough = args_in[:i], args_in[i + 1:]
+    top = parser()
     try:
-        args = parser().parse_args(args_in)
-    except SystemExit as e:  # argparse: --help (0) or a usage error (2)
+        args, unknown = top.parse_known_args(args_in)
+        if unknown and args.command != "run":
+            top.parse_args(args_in)  # argparse's own error for the arguments no command takes
+        passthrough = unknown + passthrough  # run: what it does not know goes to pytest
+    except SystemExit as e:  # argparse: --help or --version (0) or a usage error (2)
         return 0 if e.code in (0, None) else 2
     func: Callable[[argparse.Namespace, list[str]], int] = args.func
     return int(func(args, passthrough))

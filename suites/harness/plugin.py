@@ -18,14 +18,22 @@ level a case has in its ``level`` field; on a test with vectors it lowers every 
 ``should`` (the test judges a recommended property of the same input whose required one another
 test judges).
 
-Outcomes (the matrix columns, :mod:`.outcomes`): PASS, FAIL, UNSUPPORTED, KNOWN-FAILURE (a
-strict xfail from the target's known-failure data), ADVISORY and SKIP. ADVISORY is a
+Outcomes (the matrix columns, :mod:`.outcomes`): PASS, FAIL, ERROR, UNSUPPORTED, KNOWN-FAILURE
+(a strict xfail from the target's known-failure data), ADVISORY and SKIP. ADVISORY is a
 ``should``-level case (see ``vectors/README.md``, "Normative levels") that the target does not
 meet: the failure is turned into an xfail, so it is shown (``-rx``, the matrix, the JUnit
 ``outcome`` property) but is never a failure and never makes the exit code non-zero. A
 ``should`` case the target meets is a plain PASS. Each report carries its outcome as the
 attribute ``conformance`` (it travels with the report to an xdist controller), from which the
 matrix is counted.
+
+The report is the run: every outcome pytest counts is in the matrix, in the category pytest
+puts it in (its ``pytest_report_teststatus``): passed and xpassed are PASS, failed is FAIL,
+error (a fixture's setup or teardown) is ERROR, skipped is UNSUPPORTED or SKIP, xfailed is
+KNOWN-FAILURE or ADVISORY. Tests that judge no implementation (the kit's own) are the row
+``(kit)``, and so are modules that could not be collected (area ``collection``, ERROR; a module
+skipped as a whole is SKIP there). The report is written when the session finishes, with the
+overall status and pytest's exit code (``matrix.json``: ``status``, ``exit_code``, ``totals``).
 """
 
 from __future__ import annotations
@@ -42,9 +50,9 @@ from iceberg_conformance.suites.harness import known as known_failures
 from iceberg_conformance.suites.harness.judge import ConformanceFailure
 from iceberg_conformance.suites.harness.known import KnownFailure
 from iceberg_conformance.suites.harness.outcomes import (
-    ADVISORY, FAIL, KNOWN, OUTCOMES, PASS, SKIP, UNSUPPORTED, AdvisoryOutcome, UnsupportedOutcome,
+    ADVISORY, ERROR, FAIL, KNOWN, OUTCOMES, PASS, SKIP, UNSUPPORTED, AdvisoryOutcome, UnsupportedOutcome,
 )
-from iceberg_conformance.suites.harness.report import write_report
+from iceberg_conformance.suites.harness.report import KIT, overall, write_report
 from iceberg_conformance.suites.targets import DEFAULT_TARGET, ENV_VAR, TargetLoadError, load_target
 from iceberg_conformance.vectors.cases import (
     SHOULD, VectorFileError, case_files, cases_for, vectors_root, vectors_version,
@@ -61,8 +69,8 @@ IMPLEMENTATION_PARAMS = ("reader", "planner", "consumer")
 
 @dataclass
 class ItemInfo:
-    """What collection decided about one test: the implementation it judges ("-" for the kit's
-    own tests), its matrix area, and how its outcome is to be read."""
+    """What collection decided about one test: the implementation it judges (:data:`KIT` for the
+    kit's own tests), its matrix area, and how its outcome is to be read."""
 
     implementation: str
     area: str
@@ -140,9 +148,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 def _implementation(callspec: Any) -> str:
-    """The matrix row of a test without a ``target``: its reader, planner or consumer, else "-"."""
+    """The matrix row of a test without a ``target``: its reader, planner or consumer, else the
+    kit's own row."""
     params = callspec.params if callspec is not None else {}
-    return next((str(params[p]) for p in IMPLEMENTATION_PARAMS if isinstance(params.get(p), str)), "-")
+    return next((str(params[p]) for p in IMPLEMENTATION_PARAMS if isinstance(params.get(p), str)), KIT)
 
 
 def conformance_id(item: pytest.Item) -> str:
@@ -200,23 +209,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 reason=f"known failure of {target.name}: {kf.reason} ({kf.link})", strict=True))
 
 
-def _outcome(report: pytest.TestReport, info: ItemInfo | None, call: pytest.CallInfo[None]) -> str | None:
-    """The outcome of a report, from the types the test raised and what collection decided."""
+#: pytest's categories of a report (the first item of ``pytest_report_teststatus``, what its
+#: summary line counts) and the outcome each is before the kit tells UNSUPPORTED from SKIP and
+#: ADVISORY from KNOWN-FAILURE; "" (a setup or teardown that passed) is no outcome
+CATEGORY_OUTCOMES = {"passed": PASS, "xpassed": PASS, "failed": FAIL, "error": ERROR, "skipped": SKIP,
+                     "xfailed": KNOWN}
+
+
+def category(config: pytest.Config, report: pytest.TestReport | pytest.CollectReport) -> str:
+    """The category pytest counts a report in (passed, failed, error, skipped, xfailed, ...)."""
+    return str(config.hook.pytest_report_teststatus(report=report, config=config)[0])
+
+
+def _outcome(category_: str, info: ItemInfo | None, call: pytest.CallInfo[None]) -> str | None:
+    """The outcome of a report pytest counts as ``category_``, from the types the test raised
+    and what collection decided."""
     raised = call.excinfo.value if call.excinfo is not None else None
-    if report.when == "call" or (report.when == "setup" and not report.passed):
-        if hasattr(report, "wasxfail"):
-            if report.skipped:
-                advisory = isinstance(raised, AdvisoryOutcome) or (info is not None and info.should is not None)
-                return ADVISORY if advisory else KNOWN
-            return FAIL
-        if report.passed:
-            return PASS
-        if report.failed:
-            return FAIL
-        return UNSUPPORTED if isinstance(raised, UnsupportedOutcome) or (info is not None and info.unsupported) else SKIP
-    if report.when == "teardown" and report.failed:
-        return FAIL
-    return None
+    outcome = CATEGORY_OUTCOMES.get(category_)
+    if outcome == SKIP and (isinstance(raised, UnsupportedOutcome) or (info is not None and info.unsupported)):
+        return UNSUPPORTED
+    if outcome == KNOWN and (isinstance(raised, AdvisoryOutcome) or (info is not None and info.should is not None)):
+        return ADVISORY
+    return outcome
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
@@ -240,12 +254,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         quote = marker.kwargs.get("quote")
         report.sections.append(("iceberg-conformance: spec clause",
                                 marker.args[0] + (f"\n> {quote}" if quote else "")))
-    outcome = _outcome(report, info, call)
+    outcome = _outcome(category(item.config, report), info, call)
     if outcome is not None:
-        where = info if info is not None else ItemInfo("-", "kit")
+        where = info if info is not None else ItemInfo(KIT, "kit")
         report.conformance = {"implementation": where.implementation, "area": where.area,  # type: ignore[attr-defined]
                               "outcome": outcome}
-        if where.implementation != "-":
+        if where.implementation != KIT:
             # JUnit XML takes the properties of the teardown report, which copies the item's
             item.user_properties.append(("outcome", outcome))
     return report
@@ -253,24 +267,45 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 class Matrix:
     """The target x area matrix of one session, counted from the reports (also those an xdist
-    worker sends), shown at the end and written with ``--conformance-report``."""
+    worker sends) and the collection reports of modules that could not be collected, shown at
+    the end and written with ``--conformance-report`` when the session finishes."""
 
     def __init__(self, config: pytest.Config, targets: list[Any]) -> None:
         self.config = config
         self.targets = targets
         self.counts: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: dict.fromkeys(OUTCOMES, 0))
+        self.written: Path | None = None
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         got = getattr(report, "conformance", None)
         if isinstance(got, dict):
             self.counts[(got["implementation"], got["area"])][got["outcome"]] += 1
+            return
+        # a report no test's makereport saw: e.g. the one xdist makes for a test whose worker crashed
+        outcome = CATEGORY_OUTCOMES.get(category(self.config, report))
+        if outcome is not None:
+            self.counts[(KIT, "unattributed")][outcome] += 1
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        # a module that could not be collected (an error) or that skipped itself as a whole; under
+        # xdist the controller hears of each once
+        if report.failed or report.skipped:
+            self.counts[(KIT, "collection")][ERROR if report.failed else SKIP] += 1
 
     def rows(self) -> list[dict[str, Any]]:
         return [{"target": t, "area": a, **counts} for (t, a), counts in sorted(self.counts.items())]
 
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        out = self.config.getoption("conformance_report")
+        if out and not hasattr(self.config, "workerinput"):  # an xdist worker counts only its share
+            self.written = write_report(Path(out), {t.name: t.version for t in self.targets}, self.rows(),
+                                        int(session.exitstatus))
+
     def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-        rows = [r for r in self.rows() if r["target"] != "-"]
+        rows = self.rows()
         if not rows:
             return
         tr = terminalreporter
@@ -284,7 +319,8 @@ class Matrix:
         if any(advisory.values()):
             tr.write_line(f"{ADVISORY} (should-level cases not met; not failures): "
                           + ", ".join(f"{t} {n}" for t, n in advisory.items() if n) + " (details: pytest -rx)")
-        out = config.getoption("conformance_report")
-        if out:
-            written = write_report(Path(out), {t.name: t.version for t in self.targets}, rows)
-            tr.write_line(f"report: {written}")
+        status, code, totals = overall(rows, int(exitstatus))
+        tr.write_line(f"status: {status} (exit code {code}): "
+                      + ", ".join(f"{totals[o]} {o}" for o in OUTCOMES if totals[o]))
+        if self.written is not None:
+            tr.write_line(f"report: {self.written}")

@@ -22,6 +22,8 @@ BUILTIN = {
     "pyiceberg-core": "iceberg_conformance.suites.targets.pyiceberg_core:PyIcebergCoreTarget",
     "java": "iceberg_conformance.suites.targets.java:JavaTarget",
 }
+#: the extra that installs what a built-in target needs (``pip install 'iceberg-conformance[EXTRA]'``)
+EXTRAS = {"pyiceberg": "pyiceberg", "pyiceberg-core": "pyiceberg-core", "java": "spark"}
 DEFAULT_TARGET = "reference"
 ENV_VAR = "ICEBERG_CONFORMANCE_TARGET"
 
@@ -42,7 +44,7 @@ def load_target(spec: str) -> Any:
     except ImportError as e:
         if e.name is not None and module_name.startswith(e.name) and e.name.startswith("suites"):
             raise TargetLoadError(f"target {spec!r}: adapter module {module_name} is missing") from None
-        extra = {"pyiceberg": "pyiceberg", "pyiceberg-core": "pyiceberg-core", "java": "spark"}.get(spec)
+        extra = EXTRAS.get(spec)
         hint = f" (pip install 'iceberg-conformance[{extra}]')" if extra else ""
         raise TargetLoadError(f"target {spec!r}: cannot import {module_name}: {e}{hint}") from None
     try:
