@@ -569,6 +569,20 @@ def trap_v3_manifest_list_no_version(w: ReferenceWriter) -> None:
     w.expect("deletion vector of position 1", [{"id": 1}, {"id": 3}])
 
 
+@golden_table(name="trap_v2_manifest_list_no_version", format_version=2, producer="reference",
+              features=("v2", "manifest-list-no-format-version", "position-deletes", "merge-on-read", "trap"),
+              description="v2 trap table (reference writer): manifest lists without the format-version key in "
+                          "their Avro metadata, a data file of ids 1..3 and a Parquet position delete file (in a "
+                          "delete manifest, content 1, sequence number 2) deleting position 1")
+def trap_v2_manifest_list_no_version(w: ReferenceWriter) -> None:
+    t = w.create([_rf(1, "id", "long", True)], list_version_key=False)
+    rows: list[Row] = [{"id": 1}, {"id": 2}, {"id": 3}]
+    t.append(rows)
+    w.expect("append 1..3", rows)
+    t.position_deletes({next(iter(t.data_files)): [1]})
+    w.expect("position delete of position 1", [{"id": 1}, {"id": 3}])
+
+
 @golden_table(name="trap_v2_manifest_list_legacy_names", format_version=2, producer="reference",
               features=("v2", "legacy-names", "trap"),
               description="v2 trap table (reference writer): manifest lists name fields 504..506 "
