@@ -462,7 +462,8 @@ def _rf(fid: int, name: str, type_: Any, required: bool = False) -> dict[str, An
 
 
 @golden_table(name="trap_v2_pos_deletes_row_groups", format_version=2, producer="reference",
-              features=("v2", "position-deletes", "multi-file-position-deletes", "merge-on-read", "row-groups", "trap"),
+              features=("v2", "position-deletes", "multi-file-position-deletes", "merge-on-read", "row-groups",
+                        "trap"),
               description="v2 trap table (reference writer): two Parquet data files of row groups of 3 rows "
                           "(ids 0..11 and 100..105, sorted, with row-group statistics) and one position delete "
                           "file (also in row groups of 3) deleting the whole first row group, rows inside and at "
@@ -556,17 +557,24 @@ def trap_v2_no_snapshot_log(w: ReferenceWriter) -> None:
 
 
 @golden_table(name="trap_v3_manifest_list_no_version", format_version=3, producer="reference",
-              features=("v3", "manifest-list-no-format-version", "deletion-vectors", "puffin", "delete", "merge-on-read", "row-lineage", "trap"),
+              features=("v3", "manifest-list-no-format-version", "deletion-vectors", "puffin", "delete",
+                        "merge-on-read", "row-lineage", "trap"),
               description="v3 trap table (reference writer): manifest lists without the format-version key in "
                           "their Avro metadata (no version requires it; the table metadata gives the version), a "
                           "data file of ids 1..3 and a deletion vector deleting position 1")
 def trap_v3_manifest_list_no_version(w: ReferenceWriter) -> None:
+    _manifest_list_no_version(w, "deletion_vectors", "deletion vector of position 1")
+
+
+def _manifest_list_no_version(w: ReferenceWriter, deletes: str, label: str) -> None:
+    """Ids 1..3, then position 1 deleted by ``deletes`` (a ``TableBuilder`` method: a deletion
+    vector in v3, a position delete file in v2), manifest lists written without format-version."""
     t = w.create([_rf(1, "id", "long", True)], list_version_key=False)
     rows: list[Row] = [{"id": 1}, {"id": 2}, {"id": 3}]
     t.append(rows)
     w.expect("append 1..3", rows)
-    t.deletion_vectors({next(iter(t.data_files)): [1]})
-    w.expect("deletion vector of position 1", [{"id": 1}, {"id": 3}])
+    getattr(t, deletes)({next(iter(t.data_files)): [1]})
+    w.expect(label, [{"id": 1}, {"id": 3}])
 
 
 @golden_table(name="trap_v2_manifest_list_no_version", format_version=2, producer="reference",
@@ -575,12 +583,7 @@ def trap_v3_manifest_list_no_version(w: ReferenceWriter) -> None:
                           "their Avro metadata, a data file of ids 1..3 and a Parquet position delete file (in a "
                           "delete manifest, content 1, sequence number 2) deleting position 1")
 def trap_v2_manifest_list_no_version(w: ReferenceWriter) -> None:
-    t = w.create([_rf(1, "id", "long", True)], list_version_key=False)
-    rows: list[Row] = [{"id": 1}, {"id": 2}, {"id": 3}]
-    t.append(rows)
-    w.expect("append 1..3", rows)
-    t.position_deletes({next(iter(t.data_files)): [1]})
-    w.expect("position delete of position 1", [{"id": 1}, {"id": 3}])
+    _manifest_list_no_version(w, "position_deletes", "position delete of position 1")
 
 
 @golden_table(name="trap_v2_manifest_list_legacy_names", format_version=2, producer="reference",
