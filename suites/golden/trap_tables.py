@@ -485,6 +485,31 @@ def trap_v2_pos_deletes_row_groups(w: ReferenceWriter) -> None:
     w.expect("position deletes: positions 0, 1, 2, 7, 9, 11 of the first file, every row of the second", kept)
 
 
+@golden_table(name="trap_v2_pos_deletes_row_groups_spark", format_version=2,
+              features=("v2", "position-deletes", "merge-on-read", "delete", "row-groups", "trap"),
+              description="v2 trap table (Spark): Parquet data files Iceberg Java writes in row groups of three rows "
+                          "and pages of at most two rows (ids 0..11 and 100..105, with column indexes), then "
+                          "merge-on-read deletes of ids 0, 1, 2, 7, 9, 11 and of every row of the second file")
+def trap_v2_pos_deletes_row_groups_spark(t: TableWriter) -> None:
+    # a row group is flushed whenever its size is checked (target 1 byte), and the size is
+    # checked after every row; each page holds at most two rows
+    t.create([("id", "long"), ("data", "string")],
+             properties={"write.delete.mode": "merge-on-read", "write.parquet.row-group-size-bytes": "1",
+                         "write.parquet.row-group-check-min-record-count": "3",
+                         "write.parquet.row-group-check-max-record-count": "3",
+                         "write.parquet.page-row-limit": "2"})
+    first: list[Row] = [{"id": i, "data": f"d{i}"} for i in range(12)]
+    second: list[Row] = [{"id": i, "data": f"d{i}"} for i in range(100, 106)]
+    t.insert(first)
+    t.insert(second)
+    t.expect("two appends of 12 and 6 rows, small row groups", first + second)
+    t.sql("DELETE FROM {t} WHERE id IN (0, 1, 2, 7, 9, 11)")
+    # a condition no file's metrics decide, so Spark writes position deletes for the whole file
+    t.sql("DELETE FROM {t} WHERE id >= 100 AND id % 2 IN (0, 1)")
+    kept = [r for r in first if r["id"] not in (0, 1, 2, 7, 9, 11)]
+    t.expect("merge-on-read deletes of ids 0, 1, 2, 7, 9, 11 and of every row of the second file", kept)
+
+
 @golden_table(name="trap_v2_avro_pos_deletes", format_version=2,
               features=("v2", "avro-deletes", "merge-on-read", "delete", "update", "trap"),
               description="v2 trap table (Spark): merge-on-read DELETE and UPDATE with "
