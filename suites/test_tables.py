@@ -150,7 +150,9 @@ def _trap_feature_problems(warehouse: Path, doc: dict[str, Any], md: dict[str, A
     if "legacy-names" in features:
         for p in lists:
             with open(p, "rb") as f:
-                names = {fld["name"] for fld in fastavro.reader(f).writer_schema["fields"]}
+                schema = fastavro.reader(f).writer_schema
+            assert isinstance(schema, dict)   # a manifest list's schema is the record manifest_file
+            names = {fld["name"] for fld in schema["fields"]}
             if "added_data_files_count" not in names:
                 problems.append(f"{p.name} names field 504 otherwise")
     schemas = md.get("schemas", [])
