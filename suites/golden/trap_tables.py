@@ -461,6 +461,13 @@ def _rf(fid: int, name: str, type_: Any, required: bool = False) -> dict[str, An
     return {"id": fid, "name": name, "required": required, "type": type_}
 
 
+#: the rows of the row-group tables: two files (ids 0..11, 100..105, in order), and the ids (=
+#: positions) deleted from the first; every row of the second is deleted
+ROW_GROUP_FIRST: list[Row] = [{"id": i, "data": f"d{i}"} for i in range(12)]
+ROW_GROUP_SECOND: list[Row] = [{"id": i, "data": f"d{i}"} for i in range(100, 106)]
+ROW_GROUP_DELETED = [0, 1, 2, 7, 9, 11]
+
+
 @golden_table(name="trap_v2_pos_deletes_row_groups", format_version=2, producer="reference",
               features=("v2", "position-deletes", "multi-file-position-deletes", "merge-on-read", "row-groups",
                         "trap"),
@@ -471,17 +478,14 @@ def _rf(fid: int, name: str, type_: Any, required: bool = False) -> dict[str, An
                           "from the start of the file, not of a row group")
 def trap_v2_pos_deletes_row_groups(w: ReferenceWriter) -> None:
     t = w.create([_rf(1, "id", "long", True), _rf(2, "data", "string")], bounds=True, row_group_size=3)
-    first: list[Row] = [{"id": i, "data": f"d{i}"} for i in range(12)]
-    second: list[Row] = [{"id": i, "data": f"d{i}"} for i in range(100, 106)]
-    t.append(first)
-    t.append(second)
-    w.expect("two appends of 12 and 6 rows, row groups of 3", first + second)
+    t.append(ROW_GROUP_FIRST)
+    t.append(ROW_GROUP_SECOND)
+    w.expect("two appends of 12 and 6 rows, row groups of 3", ROW_GROUP_FIRST + ROW_GROUP_SECOND)
     paths = list(t.data_files)
     # "Position Delete Files": pos is the row's ordinal in the data file, starting at 0; the
     # rows of the first file are in id order, so position p holds id p
-    deleted_first = [0, 1, 2, 7, 9, 11]
-    t.position_deletes({paths[0]: deleted_first, paths[1]: list(range(len(second)))})
-    kept = [r for r in first if r["id"] not in deleted_first]
+    t.position_deletes({paths[0]: ROW_GROUP_DELETED, paths[1]: list(range(len(ROW_GROUP_SECOND)))})
+    kept = [r for r in ROW_GROUP_FIRST if r["id"] not in ROW_GROUP_DELETED]
     w.expect("position deletes: positions 0, 1, 2, 7, 9, 11 of the first file, every row of the second", kept)
 
 
@@ -492,21 +496,19 @@ def trap_v2_pos_deletes_row_groups(w: ReferenceWriter) -> None:
                           "merge-on-read deletes of ids 0, 1, 2, 7, 9, 11 and of every row of the second file")
 def trap_v2_pos_deletes_row_groups_spark(t: TableWriter) -> None:
     # a row group is flushed whenever its size is checked (target 1 byte), and the size is
-    # checked after every row; each page holds at most two rows
+    # checked every three rows; each page holds at most two rows
     t.create([("id", "long"), ("data", "string")],
              properties={"write.delete.mode": "merge-on-read", "write.parquet.row-group-size-bytes": "1",
                          "write.parquet.row-group-check-min-record-count": "3",
                          "write.parquet.row-group-check-max-record-count": "3",
                          "write.parquet.page-row-limit": "2"})
-    first: list[Row] = [{"id": i, "data": f"d{i}"} for i in range(12)]
-    second: list[Row] = [{"id": i, "data": f"d{i}"} for i in range(100, 106)]
-    t.insert(first)
-    t.insert(second)
-    t.expect("two appends of 12 and 6 rows, small row groups", first + second)
-    t.sql("DELETE FROM {t} WHERE id IN (0, 1, 2, 7, 9, 11)")
+    t.insert(ROW_GROUP_FIRST)
+    t.insert(ROW_GROUP_SECOND)
+    t.expect("two appends of 12 and 6 rows, small row groups", ROW_GROUP_FIRST + ROW_GROUP_SECOND)
+    t.sql(f"DELETE FROM {{t}} WHERE id IN ({', '.join(map(str, ROW_GROUP_DELETED))})")
     # a condition no file's metrics decide, so Spark writes position deletes for the whole file
     t.sql("DELETE FROM {t} WHERE id >= 100 AND id % 2 IN (0, 1)")
-    kept = [r for r in first if r["id"] not in (0, 1, 2, 7, 9, 11)]
+    kept = [r for r in ROW_GROUP_FIRST if r["id"] not in ROW_GROUP_DELETED]
     t.expect("merge-on-read deletes of ids 0, 1, 2, 7, 9, 11 and of every row of the second file", kept)
 
 
