@@ -1347,9 +1347,13 @@ def manifest_bytes(manifest: dict[str, Any], *, codec: str = "null", sync: bytes
     return buf.getvalue()
 
 
-def manifest_list_bytes(manifest_list: dict[str, Any], *, codec: str = "null", sync: bytes | None = None) -> bytes:
-    """The bytes of a manifest list from ``{"format_version", "metadata", "manifests": [...]}``."""
+def manifest_list_bytes(manifest_list: dict[str, Any], *, codec: str = "null", sync: bytes | None = None,
+                        names: dict[int, str] | None = None) -> bytes:
+    """The bytes of a manifest list from ``{"format_version", "metadata", "manifests": [...]}``;
+    ``names``: field id -> the Avro field name written instead of the spec's (readers identify
+    the fields by id)."""
     version = int(manifest_list["format_version"])
+    names = names or {}
     records = []
     for mf in manifest_list["manifests"]:
         rec: dict[str, Any] = {}
@@ -1362,14 +1366,15 @@ def manifest_list_bytes(manifest_list: dict[str, Any], *, codec: str = "null", s
                      for s in v]
             elif fid == 519 and v is not None:
                 v = bytes.fromhex(v)
-            rec[name] = v
+            rec[names.get(fid, name)] = v
         records.append(rec)
     buf = io.BytesIO()
     kwargs: dict[str, Any] = {"codec": codec}
     if sync is not None:
         kwargs["sync"] = sync
-    write_container(buf, manifest_list_avro_schema(version), records, dict(manifest_list.get("metadata", {})),
-                    **kwargs)
+    schema = manifest_list_avro_schema(version)
+    schema["fields"] = [dict(f, name=names.get(f["field-id"], f["name"])) for f in schema["fields"]]
+    write_container(buf, schema, records, dict(manifest_list.get("metadata", {})), **kwargs)
     return buf.getvalue()
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from .errors import SpecViolation
 
@@ -447,7 +447,7 @@ def _with_equality_fields(doc: dict[str, Any], schema: StructType, deletes: list
     Delete Files). The extra fields are read and compared, never returned."""
     from .metadata import schema_by_id
 
-    have = {f.field_id for f in schema.fields}
+    have = set(_struct_paths(schema))
     need = {int(i) for x in deletes for i in x.data_file.get("equality_ids") or [] if int(i) not in have}
     extra: list[NestedField] = []
     for _, sj in sorted(schema_by_id(doc).items(), key=lambda kv: -kv[0]):
@@ -475,21 +475,50 @@ def read_task(doc: dict[str, Any], schema: StructType, task: Task, lineage: bool
     return rows
 
 
+def _struct_paths(schema: StructType) -> dict[int, tuple[tuple[int, ...], IcebergType]]:
+    """Field id -> (the ids from its top-level field down to it, its type) of every field reached
+    through structs only: the fields an equality delete may name ("Equality Delete Files": delete
+    columns are identified by id, and may be nested in structs, not in lists or maps)."""
+    out: dict[int, tuple[tuple[int, ...], IcebergType]] = {}
+
+    def visit(t: StructType, above: tuple[int, ...]) -> None:
+        for f in t.fields:
+            out[f.field_id] = (above + (f.field_id,), f.field_type)
+            if isinstance(f.field_type, StructType):
+                visit(f.field_type, above + (f.field_id,))
+    visit(schema, ())
+    return out
+
+
+def _at(value: Any, path: tuple[int, ...]) -> Any:
+    """The value at ``path`` below a top-level value (struct values keyed by field id); null
+    where a struct on the way is null."""
+    for fid in path[1:]:
+        if value is None:
+            return None
+        value = value.get(fid)
+    return value
+
+
 def _apply_equality(schema: StructType, rows: list[dict[int, Any]], deletes: list[FileEntry]) -> list[dict[int, Any]]:
     from .values import value_to_json
 
-    types = {f.field_id: f.field_type for f in schema.fields}
+    paths = _struct_paths(schema)
+    tops = {f.field_id: f.field_type for f in schema.fields}
     for x in deletes:
         ids = [int(i) for i in x.data_file.get("equality_ids") or []]
         tbl = read_parquet(_local(x.path))
         cols = columns_by_id(tbl)
-        missing = [i for i in ids if i not in cols or i not in types]
+        missing = [i for i in ids if i not in paths or paths[i][0][0] not in cols]
         if missing:
             raise SpecViolation("scan.equality-delete-columns", f"{x.path}: equality field(s) {missing} are not "
                                 "in the delete file or the schema", clause=CLAUSE_DELETES)
-        values = {i: _values(types[i], tbl.column(cols[i])) for i in ids}
-        keys = {json.dumps([value_to_json(types[i], values[i][r]) for i in ids]) for r in range(tbl.num_rows)}
-        rows = [r for r in rows if json.dumps([value_to_json(types[i], r.get(i)) for i in ids]) not in keys]
+        top_values = {top: _values(tops[top], tbl.column(cols[top])) for top in {paths[i][0][0] for i in ids}}
+
+        def key(get: Callable[[int], Any]) -> str:
+            return json.dumps([value_to_json(paths[i][1], _at(get(paths[i][0][0]), paths[i][0])) for i in ids])
+        keys = {key(lambda top: top_values[top][n]) for n in range(tbl.num_rows)}
+        rows = [r for r in rows if key(r.get) not in keys]
     return rows
 
 

@@ -265,8 +265,15 @@ class _GeoArrowWkb(pa.ExtensionType):  # type: ignore[misc]
         return cls(serialized.decode())
 
 
-def _arrow_type(type_: str) -> Any:
-    """The Arrow type the writer stores a column of Iceberg type ``type_`` as."""
+def _arrow_type(type_: Any) -> Any:
+    """The Arrow type the writer stores a column of Iceberg type ``type_`` (metadata JSON) as; a
+    struct's fields carry their field ids ("Appendix A": Parquet field ids of nested fields)."""
+    if isinstance(type_, dict):
+        if type_.get("type") != "struct":
+            raise ValueError(f"the writer stores structs of primitives, not {type_.get('type')!r}")
+        return pa.struct([pa.field(f["name"], _arrow_type(f["type"]), nullable=not f["required"],
+                                   metadata={b"PARQUET:field_id": str(f["id"]).encode()})
+                          for f in type_["fields"]])
     base = type_.split("(")[0].strip()
     if base == "geometry":
         return _GeoArrowWkb("{}")
@@ -275,6 +282,26 @@ def _arrow_type(type_: str) -> Any:
     if base.startswith("fixed["):        # fixed[L]: a fixed_len_byte_array of L bytes
         return pa.binary(int(base[len("fixed["):-1]))
     return _ARROW_TYPES[type_]
+
+
+def _by_name(t: IcebergType, v: Any) -> Any:
+    """A struct value keyed by field id (:func:`values.from_json`) keyed by field name, for Arrow."""
+    if isinstance(t, StructType) and v is not None:
+        return {f.name: _by_name(f.field_type, v.get(f.field_id)) for f in t.fields}
+    return v
+
+
+def _leaves(t: StructType, values: list[Any]) -> list[tuple[int, list[Any]]]:
+    """(field id, values) of the primitive fields under struct ``t`` for struct ``values`` (keyed
+    by field id): a null struct makes its fields null."""
+    out: list[tuple[int, list[Any]]] = []
+    for f in t.fields:
+        inner = [None if v is None else v.get(f.field_id) for v in values]
+        if isinstance(f.field_type, StructType):
+            out += _leaves(f.field_type, inner)
+        else:
+            out.append((f.field_id, inner))
+    return out
 
 
 def _arrow_array(values: list[Any], t: Any) -> Any:
@@ -352,12 +379,23 @@ class TableBuilder:
 
     def __init__(self, location: str, version: int, fields: list[dict[str, Any]],
                  specs: list[list[dict[str, Any]]] | None = None, properties: dict[str, str] | None = None,
-                 bounds: bool = False) -> None:
+                 bounds: bool = False, row_group_size: int | None = None, snapshot_log: bool = True,
+                 list_version_key: bool = True, list_field_names: dict[int, str] | None = None) -> None:
         if version not in (2, 3):
             raise ValueError(f"TableBuilder writes format version 2 or 3, not {version}")
         self.location = os.path.abspath(location)
         self.version = version
         self.bounds = bounds
+        #: rows per Parquet row group (pyarrow's default: one group for a small file)
+        self.row_group_size = row_group_size
+        #: write the optional ``snapshot-log`` ("Table Metadata Fields": optional in every version)
+        self.write_snapshot_log = snapshot_log
+        #: write the ``format-version`` key in manifest lists' Avro metadata (no version requires it;
+        #: "Manifest Lists" lists none, unlike the manifest header keys of "Manifests")
+        self.list_version_key = list_version_key
+        #: field id -> the name a manifest list's field takes instead of the spec's (fields are
+        #: identified by id; e.g. the names Iceberg Java wrote before 1.4 for 504..506)
+        self.list_field_names = dict(list_field_names or {})
         self.schemas: list[dict[str, Any]] = [{"type": "struct", "schema-id": 0, "fields": list(fields)}]
         self.specs: list[dict[str, Any]] = [{"spec-id": i, "fields": f} for i, f in enumerate(specs or [[]])]
         self.default_spec_id = 0
@@ -390,7 +428,15 @@ class TableBuilder:
         return st
 
     def last_column_id(self) -> int:
-        return max(int(f["id"]) for s in self.schemas for f in s["fields"])
+        """The highest field id of any schema, nested fields included."""
+        def ids(fields: list[dict[str, Any]]) -> list[int]:
+            out = []
+            for f in fields:
+                out.append(int(f["id"]))
+                if isinstance(f["type"], dict) and f["type"].get("type") == "struct":
+                    out += ids(f["type"]["fields"])
+            return out
+        return max(i for s in self.schemas for i in ids(s["fields"]))
 
     def add_column(self, field: dict[str, Any]) -> None:
         """"Schema Evolution": a new schema with ``field`` appended (a new metadata version)."""
@@ -440,9 +486,15 @@ class TableBuilder:
             values = [r.get(f["name"], default) if f["name"] not in r else r[f["name"]] for r in rows]
             internal = [None if v is None else from_json(nf.field_type, v) for v in values]
             arrow_type = _arrow_type(f["type"])
-            arrays.append(_arrow_array(internal, arrow_type))
+            arrays.append(_arrow_array([_by_name(nf.field_type, v) for v in internal], arrow_type))
             arrow_fields.append(pa.field(f["name"], arrow_type, nullable=not f["required"],
                                          metadata={b"PARQUET:field_id": str(f["id"]).encode()}))
+            if isinstance(nf.field_type, StructType):
+                # counts of the primitive fields under it, as for the columns of the file
+                for leaf, leaf_values in _leaves(nf.field_type, internal):
+                    counts[str(leaf)] = len(leaf_values)
+                    nulls[str(leaf)] = sum(v is None for v in leaf_values)
+                continue
             counts[str(f["id"])] = len(values)
             nulls[str(f["id"])] = sum(v is None for v in values)
             if isinstance(nf.field_type, (GeometryType, GeographyType)):
@@ -459,7 +511,7 @@ class TableBuilder:
                     lower[str(f["id"])] = to_bytes(nf.field_type, min(regular, key=key)).hex()
                     upper[str(f["id"])] = to_bytes(nf.field_type, max(regular, key=key)).hex()
         pq.write_table(pa.Table.from_arrays(arrays, schema=pa.schema(arrow_fields)), path, compression="NONE",
-                       store_schema=False)
+                       store_schema=False, row_group_size=self.row_group_size)
         out: dict[str, Any] = {"record_count": len(rows), "file_size_in_bytes": os.path.getsize(path),
                                "value_counts": counts, "null_value_counts": nulls}
         if lower:
@@ -499,10 +551,13 @@ class TableBuilder:
 
     # -- commits ---------------------------------------------------------------------------
 
-    def append(self, rows: list[dict[str, Any]], spec_id: int | None = None) -> int:
+    def append(self, rows: list[dict[str, Any]], spec_id: int | None = None, omit: tuple[str, ...] = ()) -> int:
         """One data file per partition of ``rows`` under ``spec_id`` (the default spec unless
-        given); returns the new snapshot id."""
+        given); returns the new snapshot id. ``omit``: columns the data files do not store (as in
+        files of a table migrated from Hive, whose identity partition columns are only in the
+        partition tuple; "Column Projection" reads them from partition metadata)."""
         spec_id = self.default_spec_id if spec_id is None else spec_id
+        stored = [f for f in self.schema["fields"] if f["name"] not in omit]
         by_part: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
         for r in rows:
             part = self._partition(spec_id, r)
@@ -510,7 +565,7 @@ class TableBuilder:
         files = []
         for part, part_rows in by_part.values():
             path = self._name("data", "parquet")
-            metrics = self._write_parquet(path, self.schema["fields"], part_rows)
+            metrics = self._write_parquet(path, stored, part_rows)
             df = self._content_file(0, path, "PARQUET", part, metrics)
             self.data_files[path] = df
             files.append(df)
@@ -520,12 +575,25 @@ class TableBuilder:
                         partition_row: dict[str, Any] | None = None, also_append: list[dict[str, Any]] | None = None) -> int:
         """"Equality Delete Files": delete rows equal on ``columns`` to one of ``rows``; the file
         is in the partition of ``partition_row`` under ``spec_id`` (an unpartitioned spec makes it
-        global). ``also_append`` adds a data file in the same commit (same sequence number)."""
-        fields = [f for f in self.schema["fields"] if f["name"] in columns]
+        global). ``also_append`` adds a data file in the same commit (same sequence number). The
+        file's columns and ``equality_ids`` are in the order of ``columns`` ("Delete columns are
+        identified by id", not by position)."""
+        fields, ids = [], []
+        for c in columns:
+            # a nested column ``s.f`` (one level): the file stores struct s with field f only
+            top, _, inner = c.partition(".")
+            field = next(f for f in self.schema["fields"] if f["name"] == top)
+            if inner:
+                leaf = next(f for f in field["type"]["fields"] if f["name"] == inner)
+                field = dict(field, type=dict(field["type"], fields=[leaf]))
+                ids.append(leaf["id"])
+            else:
+                ids.append(field["id"])
+            fields.append(field)
         path = self._name("eq-deletes", "parquet")
         metrics = self._write_parquet(path, fields, rows)
         df = self._content_file(2, path, "PARQUET", self._partition(spec_id, partition_row or {}), metrics,
-                                equality_ids=[f["id"] for f in fields])
+                                equality_ids=ids)
         added: dict[int, tuple[int, list[dict[str, Any]]]] = {2: (spec_id, [df])}
         if also_append:
             data_path = self._name("data", "parquet")
@@ -703,12 +771,15 @@ class TableBuilder:
         list_name = f"snap-{sid}.avro"
         list_path = os.path.join(self.meta_dir, list_name)
         list_meta = {"snapshot-id": str(sid), "format-version": str(self.version), "sequence-number": str(seq)}
+        if not self.list_version_key:
+            del list_meta["format-version"]
         if self.snapshots:
             list_meta["parent-snapshot-id"] = str(self.snapshots[-1]["snapshot-id"])
         if self.version >= 3:
             list_meta["first-row-id"] = str(first_row_id)
         manifests.write_manifest_list(list_path, {"format_version": self.version, "metadata": list_meta,
-                                                  "manifests": self.manifests}, sync=_sync(list_name))
+                                                  "manifests": self.manifests}, sync=_sync(list_name),
+                                      names=self.list_field_names)
         snap: dict[str, Any] = {"snapshot-id": sid}
         if self.snapshots:
             snap["parent-snapshot-id"] = self.snapshots[-1]["snapshot-id"]
@@ -760,6 +831,8 @@ class TableBuilder:
                              "refs": {"main": {"snapshot-id": current, "type": "branch"}} if current else {}}
         if self.version >= 3:
             m["next-row-id"] = self.next_row_id
+        if not self.write_snapshot_log:
+            del m["snapshot-log"]
         path = self.metadata_path()
         with open(path, "w", encoding="utf-8") as f:
             f.write(json.dumps(m, indent=2) + "\n")

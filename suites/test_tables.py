@@ -121,6 +121,57 @@ def _manifest_entries(warehouse: Path, md: dict[str, Any]) -> list[dict[str, Any
     return entries
 
 
+def _trap_feature_problems(warehouse: Path, doc: dict[str, Any], md: dict[str, Any], features: set[str],
+                           files: list[dict[str, Any]]) -> list[str]:
+    """The shapes of the trap tables of reader bugs (``suites/golden/trap_tables.py``)."""
+    import fastavro
+    import pyarrow.parquet as pq
+
+    problems = []
+    local = [Path(str(f["file_path"]).removeprefix("file:")) for f in files]
+    if "avro-deletes" in features and not any(f.get("content") == 1 and str(f["file_path"]).endswith(".avro")
+                                              for f in files):
+        problems.append("no Avro delete file")
+    if "row-groups" in features and not any(f.get("content", 0) == 0 and p.suffix == ".parquet"
+                                            and pq.ParquetFile(p).metadata.num_row_groups >= 2
+                                            for f, p in zip(files, local)):
+        problems.append("no Parquet data file of two or more row groups")
+    if "no-snapshot-log" in features:
+        logged = [p.name for p in (warehouse / doc["table"] / "metadata").glob("*.metadata.json")
+                  if "snapshot-log" in golden.read_metadata(p)]
+        if logged or not md.get("snapshots"):
+            problems.append(f"snapshot-log in {logged}, or no snapshot")
+    lists = [Path(str(snap["manifest-list"]).removeprefix("file:")) for snap in md.get("snapshots", [])]
+    if "manifest-list-no-format-version" in features:
+        for p in lists:
+            with open(p, "rb") as f:
+                if "format-version" in fastavro.reader(f).metadata:
+                    problems.append(f"{p.name} has a format-version key")
+    if "legacy-names" in features:
+        for p in lists:
+            with open(p, "rb") as f:
+                schema = fastavro.reader(f).writer_schema
+            assert isinstance(schema, dict)   # a manifest list's schema is the record manifest_file
+            names = {fld["name"] for fld in schema["fields"]}
+            if "added_data_files_count" not in names:
+                problems.append(f"{p.name} names field 504 otherwise")
+    schemas = md.get("schemas", [])
+    if "field-id-zero" in features and not any(fld["id"] == 0 for sc in schemas for fld in sc["fields"]):
+        problems.append("no field id 0")
+    if "migrated" in features:
+        sources = {pf["source-id"] for spec in md.get("partition-specs", []) for pf in spec["fields"]
+                   if pf["transform"] == "identity"}
+        stored = {int(fl.metadata[b"PARQUET:field_id"]) for p in local if p.suffix == ".parquet"
+                  for fl in pq.read_schema(p) if fl.metadata and b"PARQUET:field_id" in fl.metadata}
+        if not sources - stored:
+            problems.append("every identity partition source is stored in the data files")
+    if "dropped-partition-source" in features:
+        current = {fld["id"] for sc in schemas if sc["schema-id"] == md["current-schema-id"] for fld in sc["fields"]}
+        if not any(pf["source-id"] not in current for spec in md.get("partition-specs", []) for pf in spec["fields"]):
+            problems.append("every partition source is in the current schema")
+    return problems
+
+
 @pytest.mark.parametrize("table", list(golden.REGISTRY))
 def test_golden_table_has_its_features(golden_dir: Path, table: str) -> None:
     """A golden table whose writer silently did something else would test nothing."""
@@ -151,6 +202,7 @@ def test_golden_table_has_its_features(golden_dir: Path, table: str) -> None:
         problems.append("no ORC data file")
     if "partition-evolution" in features and len(md.get("partition-specs", [])) < 3:
         problems.append("fewer than 3 partition specs")
+    problems += _trap_feature_problems(warehouse, doc, md, features, files)
     if "schema-evolution" in features and len(md.get("schemas", [])) < 2:
         problems.append("only one schema")
     if "branch" in features and not any(r["type"] == "branch" and n != "main" for n, r in md.get("refs", {}).items()):

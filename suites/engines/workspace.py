@@ -181,6 +181,14 @@ class Workspace:
 
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _LONG_NUMBER = re.compile(r"(?<![\d.])-?\d{15,}(?![\d.])")
+#: a map of integers as Rust's Debug prints a HashMap (iceberg-rust's schema dumps: ``id_lookup:
+#: OnceLock({3: 1, 1: 0})``): its entries come in a random order from run to run
+_INT_MAP = re.compile(r"\{(-?\d+: -?\d+(?:, -?\d+: -?\d+)+)\}")
+
+
+def _sorted_map(m: re.Match[str]) -> str:
+    entries = [e.split(": ") for e in m.group(1).split(", ")]
+    return "{" + ", ".join(f"{k}: {v}" for k, v in sorted(entries, key=lambda kv: int(kv[0]))) + "}"
 _PORT = re.compile(r"127\.0\.0\.1:\d+")
 
 
@@ -212,9 +220,10 @@ _QUERY_ECHO = re.compile(r"(?:\s+(?:LINE \d+|Stack Trace): |,? Stack trace \(whe
 def normalize_error(text: str, places: dict[str, str]) -> str:
     """An error message normalized as :func:`normalize` does, without a SQL engine's echo of the
     query, every file named in it reduced to ``<file>`` and its extension (file names hold task
-    ids and UUIDs), and UUIDs and snapshot ids (numbers of 15 digits or more) replaced."""
+    ids and UUIDs), and UUIDs and snapshot ids (numbers of 15 digits or more) replaced; maps of
+    integers printed in hash order are sorted by key."""
     text = _FILE.sub(_file, normalize(_QUERY_ECHO.sub("", text), places))
-    return _LONG_NUMBER.sub("<id>", _UUID.sub("<uuid>", text))
+    return _INT_MAP.sub(_sorted_map, _LONG_NUMBER.sub("<id>", _UUID.sub("<uuid>", text)))
 
 
 def digest(problems: list[dict[str, Any]]) -> str:

@@ -45,13 +45,14 @@ class ReferenceWriter(_Writer):
     producer = "reference"
 
     def create(self, fields: list[dict[str, Any]], specs: list[list[dict[str, Any]]] | None = None,
-               version: int | None = None, bounds: bool = False) -> Any:
+               version: int | None = None, bounds: bool = False, **options: Any) -> Any:
         """``version``: the format version to start at (the table's by default; a v2 table the
-        generator upgrades later); ``bounds``: write column bounds (see ``TableBuilder``)."""
+        generator upgrades later); ``bounds``: write column bounds; ``options``: the other
+        keyword arguments of ``TableBuilder`` (row group size, optional metadata left out)."""
         from iceberg_conformance.reference.writer import TableBuilder
 
         self.table = TableBuilder(str(self.table_dir()), version or self.spec.format_version, fields, specs,
-                                  bounds=bounds)
+                                  bounds=bounds, **options)
         return self.table
 
     def expect(self, label: str, rows: list[Row],

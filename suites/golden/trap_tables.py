@@ -451,3 +451,226 @@ def trap_v2_renamed(t: TableWriter) -> None:
 
 
 EXTRA_TRAPS["trap_v2_renamed"] = [TrapColumn("a", "int", (-1, 5, 16), ()), TrapColumn("b", "int", (-17, -1, 5, 16, 17), ())]
+
+
+# --- traps of the bug corpus: shapes no other golden table holds -----------------------------
+# Each table holds the trigger of reader bugs of bugs/corpus (named in its description) and is
+# valid by the spec; its expected rows come from the model below, never from reading it back.
+
+def _rf(fid: int, name: str, type_: Any, required: bool = False) -> dict[str, Any]:
+    return {"id": fid, "name": name, "required": required, "type": type_}
+
+
+#: the rows of the row-group tables: two files (ids 0..11, 100..105, in order), and the ids (=
+#: positions) deleted from the first; every row of the second is deleted
+ROW_GROUP_FIRST: list[Row] = [{"id": i, "data": f"d{i}"} for i in range(12)]
+ROW_GROUP_SECOND: list[Row] = [{"id": i, "data": f"d{i}"} for i in range(100, 106)]
+ROW_GROUP_DELETED = [0, 1, 2, 7, 9, 11]
+
+
+@golden_table(name="trap_v2_pos_deletes_row_groups", format_version=2, producer="reference",
+              features=("v2", "position-deletes", "multi-file-position-deletes", "merge-on-read", "row-groups",
+                        "trap"),
+              description="v2 trap table (reference writer): two Parquet data files of row groups of 3 rows "
+                          "(ids 0..11 and 100..105, sorted, with row-group statistics) and one position delete "
+                          "file (also in row groups of 3) deleting the whole first row group, rows inside and at "
+                          "the edges of later row groups, and every row of the second file: positions count "
+                          "from the start of the file, not of a row group")
+def trap_v2_pos_deletes_row_groups(w: ReferenceWriter) -> None:
+    t = w.create([_rf(1, "id", "long", True), _rf(2, "data", "string")], bounds=True, row_group_size=3)
+    t.append(ROW_GROUP_FIRST)
+    t.append(ROW_GROUP_SECOND)
+    w.expect("two appends of 12 and 6 rows, row groups of 3", ROW_GROUP_FIRST + ROW_GROUP_SECOND)
+    paths = list(t.data_files)
+    # "Position Delete Files": pos is the row's ordinal in the data file, starting at 0; the
+    # rows of the first file are in id order, so position p holds id p
+    t.position_deletes({paths[0]: ROW_GROUP_DELETED, paths[1]: list(range(len(ROW_GROUP_SECOND)))})
+    kept = [r for r in ROW_GROUP_FIRST if r["id"] not in ROW_GROUP_DELETED]
+    w.expect("position deletes: positions 0, 1, 2, 7, 9, 11 of the first file, every row of the second", kept)
+
+
+@golden_table(name="trap_v2_pos_deletes_row_groups_spark", format_version=2,
+              features=("v2", "position-deletes", "merge-on-read", "delete", "row-groups", "trap"),
+              description="v2 trap table (Spark): Parquet data files Iceberg Java writes in row groups of three rows "
+                          "and pages of at most two rows (ids 0..11 and 100..105, with column indexes), then "
+                          "merge-on-read deletes of ids 0, 1, 2, 7, 9, 11 and of every row of the second file")
+def trap_v2_pos_deletes_row_groups_spark(t: TableWriter) -> None:
+    # a row group is flushed whenever its size is checked (target 1 byte), and the size is
+    # checked every three rows; each page holds at most two rows
+    t.create([("id", "long"), ("data", "string")],
+             properties={"write.delete.mode": "merge-on-read", "write.parquet.row-group-size-bytes": "1",
+                         "write.parquet.row-group-check-min-record-count": "3",
+                         "write.parquet.row-group-check-max-record-count": "3",
+                         "write.parquet.page-row-limit": "2"})
+    t.insert(ROW_GROUP_FIRST)
+    t.insert(ROW_GROUP_SECOND)
+    t.expect("two appends of 12 and 6 rows, small row groups", ROW_GROUP_FIRST + ROW_GROUP_SECOND)
+    t.sql(f"DELETE FROM {{t}} WHERE id IN ({', '.join(map(str, ROW_GROUP_DELETED))})")
+    # a condition no file's metrics decide, so Spark writes position deletes for the whole file
+    t.sql("DELETE FROM {t} WHERE id >= 100 AND id % 2 IN (0, 1)")
+    kept = [r for r in ROW_GROUP_FIRST if r["id"] not in ROW_GROUP_DELETED]
+    t.expect("merge-on-read deletes of ids 0, 1, 2, 7, 9, 11 and of every row of the second file", kept)
+
+
+@golden_table(name="trap_v2_avro_pos_deletes", format_version=2,
+              features=("v2", "avro-deletes", "merge-on-read", "delete", "update", "trap"),
+              description="v2 trap table (Spark): merge-on-read DELETE and UPDATE with "
+                          "write.delete.format.default=avro: the position delete files are Avro, the data files "
+                          "Parquet")
+def trap_v2_avro_pos_deletes(t: TableWriter) -> None:
+    t.create([("id", "int"), ("data", "string")],
+             properties={"write.delete.format.default": "avro", "write.delete.mode": "merge-on-read",
+                         "write.update.mode": "merge-on-read"})
+    rows: list[Row] = [{"id": i, "data": d} for i, d in enumerate("abcde", start=1)]
+    t.insert(rows)
+    t.expect("append ids 1..5", rows)
+    t.sql("DELETE FROM {t} WHERE id = 2")
+    rows = [r for r in rows if r["id"] != 2]
+    t.expect("delete id 2 (an Avro position delete file)", rows)
+    t.sql("UPDATE {t} SET data = 'D' WHERE id = 4")
+    rows = [dict(r, data="D") if r["id"] == 4 else r for r in rows]
+    t.expect("update id 4 (an Avro position delete file and a new data file)", rows)
+
+
+@golden_table(name="trap_v2_eq_delete_column_order", format_version=2, producer="reference",
+              features=("v2", "equality-deletes", "multi-column-equality-delete", "trap"),
+              description="v2 trap table (reference writer): an equality delete on two columns whose file stores "
+                          "them in the reverse of the table's order (b, a) with equality_ids [3, 2]; the deleted "
+                          "pairs also occur crossed over in rows that stay")
+def trap_v2_eq_delete_column_order(w: ReferenceWriter) -> None:
+    t = w.create([_rf(1, "id", "long", True), _rf(2, "a", "int"), _rf(3, "b", "string")])
+    rows: list[Row] = [{"id": 1, "a": 1, "b": "x"}, {"id": 2, "a": 2, "b": "y"}, {"id": 3, "a": 1, "b": "y"},
+                       {"id": 4, "a": 2, "b": "x"}, {"id": 5, "a": None, "b": "x"}]
+    t.append(rows)
+    w.expect("append", rows)
+    # "Equality Delete Files": a row is deleted when its values equal the delete row's values in
+    # every delete column, the columns identified by id: (b x, a 1) deletes id 1, (b y, a 2) id 2
+    t.equality_delete([{"b": "x", "a": 1}, {"b": "y", "a": 2}], ["b", "a"])
+    rows = [r for r in rows if (r["a"], r["b"]) not in ((1, "x"), (2, "y"))]
+    w.expect("equality delete on (b, a): (x, 1), (y, 2)", rows)
+
+
+@golden_table(name="trap_v2_eq_delete_nested", format_version=2, producer="reference",
+              features=("v2", "equality-deletes", "struct", "trap"),
+              description="v2 trap table (reference writer): an equality delete whose equality_ids name a field "
+                          "of a struct (root.nested, field 3); another row holds the deleted value in the sibling "
+                          "field root.nested_other, one row has a null struct")
+def trap_v2_eq_delete_nested(w: ReferenceWriter) -> None:
+    root = {"type": "struct", "fields": [_rf(3, "nested", "long"), _rf(4, "nested_other", "long")]}
+    t = w.create([_rf(1, "id", "long", True), _rf(2, "root", root)])
+    values = [(1, (1, 1)), (2, (2, 2)), (3, (3, 2)), (4, None)]
+    # the writer takes structs keyed by field id (JSON single-value form), the expectation by name
+    t.append([{"id": i, "root": None if v is None else {"3": v[0], "4": v[1]}} for i, v in values])
+    rows: list[Row] = [{"id": i, "root": None if v is None else {"nested": v[0], "nested_other": v[1]}}
+                       for i, v in values]
+    w.expect("append", rows)
+    t.equality_delete([{"root": {"3": 2}}], ["root.nested"])
+    rows = [r for r in rows if r["id"] != 2]
+    w.expect("equality delete root.nested = 2", rows)
+
+
+@golden_table(name="trap_v2_no_snapshot_log", format_version=2, producer="reference",
+              features=("v2", "no-snapshot-log", "trap"),
+              description="v2 trap table (reference writer): no metadata file has a snapshot-log (optional in "
+                          "every format version), two appends")
+def trap_v2_no_snapshot_log(w: ReferenceWriter) -> None:
+    t = w.create([_rf(1, "id", "long", True), _rf(2, "data", "string")], snapshot_log=False)
+    rows: list[Row] = [{"id": 1, "data": "a"}, {"id": 2, "data": None}]
+    t.append(rows)
+    w.expect("append 1, 2", rows)
+    more: list[Row] = [{"id": 3, "data": "c"}]
+    t.append(more)
+    w.expect("append 3", rows + more)
+
+
+@golden_table(name="trap_v3_manifest_list_no_version", format_version=3, producer="reference",
+              features=("v3", "manifest-list-no-format-version", "deletion-vectors", "puffin", "delete",
+                        "merge-on-read", "row-lineage", "trap"),
+              description="v3 trap table (reference writer): manifest lists without the format-version key in "
+                          "their Avro metadata (no version requires it; the table metadata gives the version), a "
+                          "data file of ids 1..3 and a deletion vector deleting position 1")
+def trap_v3_manifest_list_no_version(w: ReferenceWriter) -> None:
+    _manifest_list_no_version(w, "deletion_vectors", "deletion vector of position 1")
+
+
+def _manifest_list_no_version(w: ReferenceWriter, deletes: str, label: str) -> None:
+    """Ids 1..3, then position 1 deleted by ``deletes`` (a ``TableBuilder`` method: a deletion
+    vector in v3, a position delete file in v2), manifest lists written without format-version."""
+    t = w.create([_rf(1, "id", "long", True)], list_version_key=False)
+    rows: list[Row] = [{"id": 1}, {"id": 2}, {"id": 3}]
+    t.append(rows)
+    w.expect("append 1..3", rows)
+    getattr(t, deletes)({next(iter(t.data_files)): [1]})
+    w.expect(label, [{"id": 1}, {"id": 3}])
+
+
+@golden_table(name="trap_v2_manifest_list_no_version", format_version=2, producer="reference",
+              features=("v2", "manifest-list-no-format-version", "position-deletes", "merge-on-read", "trap"),
+              description="v2 trap table (reference writer): manifest lists without the format-version key in "
+                          "their Avro metadata, a data file of ids 1..3 and a Parquet position delete file (in a "
+                          "delete manifest, content 1, sequence number 2) deleting position 1")
+def trap_v2_manifest_list_no_version(w: ReferenceWriter) -> None:
+    _manifest_list_no_version(w, "position_deletes", "position delete of position 1")
+
+
+@golden_table(name="trap_v2_manifest_list_legacy_names", format_version=2, producer="reference",
+              features=("v2", "legacy-names", "trap"),
+              description="v2 trap table (reference writer): manifest lists name fields 504..506 "
+                          "added_data_files_count, existing_data_files_count, deleted_data_files_count (the "
+                          "names Iceberg Java wrote before 1.4; fields are identified by id), two appends")
+def trap_v2_manifest_list_legacy_names(w: ReferenceWriter) -> None:
+    t = w.create([_rf(1, "id", "long", True), _rf(2, "data", "string")],
+                 list_field_names={504: "added_data_files_count", 505: "existing_data_files_count",
+                                   506: "deleted_data_files_count"})
+    rows: list[Row] = [{"id": 1, "data": "a"}, {"id": 2, "data": "b"}, {"id": 3, "data": None}]
+    t.append(rows)
+    w.expect("append 1..3", rows)
+    more: list[Row] = [{"id": 4, "data": "d"}]
+    t.append(more)
+    w.expect("append 4", rows + more)
+
+
+@golden_table(name="trap_v2_field_id_zero", format_version=2, producer="reference",
+              features=("v2", "field-id-zero", "identity", "trap"),
+              description="v2 trap table (reference writer): schema field ids start at 0 (id 0, name 1), "
+                          "partitioned by identity(name); the spec bounds field ids only from above")
+def trap_v2_field_id_zero(w: ReferenceWriter) -> None:
+    t = w.create([_rf(0, "id", "long", True), _rf(1, "name", "string")],
+                 [[{"source-id": 1, "field-id": 1000, "name": "name", "transform": "identity"}]], bounds=True)
+    rows: list[Row] = [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}, {"id": 3, "name": None}]
+    t.append(rows)
+    w.expect("append", rows)
+
+
+@golden_table(name="trap_v2_partition_column_absent", format_version=2, producer="reference",
+              features=("v2", "identity", "migrated", "trap"),
+              description="v2 trap table (reference writer): partitioned by identity(p), data files that do not "
+                          "store p (as in a table migrated from Hive): p is read from the partition tuple")
+def trap_v2_partition_column_absent(w: ReferenceWriter) -> None:
+    t = w.create([_rf(1, "id", "int", True), _rf(2, "p", "string")],
+                 [[{"source-id": 2, "field-id": 1000, "name": "p", "transform": "identity"}]], bounds=True)
+    rows: list[Row] = [{"id": 1, "p": "a"}, {"id": 2, "p": "a"}, {"id": 3, "p": "b"}, {"id": 4, "p": None}]
+    # "Column Projection": "Return the value from partition metadata if an Identity Transform
+    # exists for the field and the partition value is present in the partition struct"
+    t.append(rows, omit=("p",))
+    w.expect("append; the files store id only", rows)
+
+
+@golden_table(name="trap_v2_dropped_partition_source", format_version=2, producer="reference",
+              features=("v2", "dropped-partition-source", "schema-evolution", "drop", "identity", "trap"),
+              description="v2 trap table (reference writer): spec 0 is identity(q), identity(p); spec 1 keeps "
+                          "identity(p) only, then column q is dropped: the manifests of spec 0 still hold q's "
+                          "field summary first, p's second")
+def trap_v2_dropped_partition_source(w: ReferenceWriter) -> None:
+    p_field = {"source-id": 3, "field-id": 1001, "name": "p", "transform": "identity"}
+    t = w.create([_rf(1, "id", "int", True), _rf(2, "q", "int"), _rf(3, "p", "int")],
+                 [[{"source-id": 2, "field-id": 1000, "name": "q", "transform": "identity"}, p_field]], bounds=True)
+    rows: list[Row] = [{"id": 1, "q": 10, "p": 2}, {"id": 2, "q": 20, "p": 3}]
+    t.append(rows)
+    w.expect("append under identity(q), identity(p)", rows)
+    t.evolve_spec([p_field])
+    t.drop_column("q")
+    rows = [{"id": r["id"], "p": r["p"]} for r in rows]
+    more: list[Row] = [{"id": 3, "p": 2}, {"id": 4, "p": 30}]
+    t.append(more)
+    w.expect("q dropped (spec 1: identity(p)), append", rows + more)

@@ -111,8 +111,9 @@ def case_key(table: str, row_filter: str) -> str:
 def recorded_digest(entry: dict[str, Any], table: str, row_filter: str = "") -> list[str] | None:
     """The digests an entry records for this table (and filter): an entry about filter cases
     holds one digest per case in ``digests``; an entry about a table holds one, or a list where
-    the engine fails one of several ways by the order its parallel reads finish (icebird reads a
-    snapshot's manifests at once and reports the first that fails)."""
+    the engine stops at the first of several failures and which comes first varies: the order its
+    parallel reads finish (icebird reads a snapshot's manifests at once), or the order of files
+    in manifests the producer writes anew each generation."""
     if "digests" in entry:
         found = entry["digests"].get(case_key(table, row_filter))
         return [str(found)] if found is not None else None
