@@ -511,7 +511,11 @@ def exit_hard(code: int) -> NoReturn:
     """End the process with ``code`` once the output is flushed, without running native
     libraries' exit-time destructors: a thread pool torn down at interpreter exit can abort the
     process ("terminate called without an active exception", exit 134) after a complete report,
-    which a CI gate would read as a crash."""
+    which a CI gate would read as a crash. Engine worker processes the command started are ended
+    first: ``os._exit`` runs no exit handler, and they would hold the output pipe open."""
+    engines = sys.modules.get("iceberg_conformance.suites.engines.process")
+    if engines is not None:
+        engines.shutdown_all()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

@@ -133,3 +133,18 @@ def test_the_command_line_reaches_scan(table: Path, capsys: pytest.CaptureFixtur
     assert main(["scan", str(table), "--engine", "reference", "--filter", LT_3]) == 0
     out = capsys.readouterr()
     assert sorted(json.loads(x)["id"] for x in out.out.splitlines()) == [1, 2]
+
+
+def test_the_command_leaves_no_engine_process_holding_its_output(table: Path) -> None:
+    """An engine that runs in a worker process of its own (DuckDB) is ended with the command: the
+    command line ends with os._exit, which runs no exit handler, and a worker left behind would
+    hold the output pipe open (``iceberg-conformance scan ... | tail`` would never end)."""
+    pytest.importorskip("duckdb_extension_iceberg")
+    import subprocess
+    import sys
+
+    # run() reads the pipes to their end: a process still holding them makes it time out
+    done = subprocess.run([sys.executable, "-m", "iceberg_conformance", "scan", str(table), "--engine", "duckdb",
+                           "--filter", LT_3, "--compare"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert sorted(json.loads(x)["id"] for x in done.stdout.splitlines()) == [1, 2]

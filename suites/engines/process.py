@@ -38,6 +38,14 @@ def _drop_pool(name: str, kill: bool) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
 
 
+def shutdown_all() -> None:
+    """End every engine's worker process. A command that ends with ``os._exit`` (the command
+    line does, see ``cli.exit_hard``) runs no exit handler, so the workers would outlive it and
+    hold its standard output open: ``iceberg-conformance scan ... | tail`` would never end."""
+    for name in list(_POOLS):
+        _drop_pool(name, kill=True)
+
+
 def isolated(name: str, fn: Callable[..., T], *args: Any) -> T:
     """``fn(*args)`` in a worker process kept for engine ``name``, so that a native crash of the
     engine (DuckDB 1.5.5 ends its process with a segmentation fault on some valid tables) fails
