@@ -87,7 +87,9 @@ def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
     for stale in ("matrix.md", "matrix.json", "matrix.html", "junit.xml"):  # never show an earlier run's
         (report / stale).unlink(missing_ok=True)
     # the CLI has imported the kit before pytest loads its plugin: no assertion rewriting there
-    argv = [str(SUITES), "-W", "ignore::pytest.PytestAssertRewriteWarning", "-p", "no:cacheprovider",
+    # paths given to run (a suite file, a test id) narrow the run to them instead of every suite
+    narrowed = any(not a.startswith("-") and Path(a.split("::")[0]).exists() for a in passthrough)
+    argv = ([] if narrowed else [str(SUITES)]) + ["-W", "ignore::pytest.PytestAssertRewriteWarning", "-p", "no:cacheprovider",
             "--conformance-report", str(report), f"--junitxml={report / 'junit.xml'}", "-q", "-rfE"]
     if not args.spark:
         argv += ["-m", "not spark"]
@@ -382,7 +384,9 @@ def _run_epilog() -> str:
         "",
         "pytest arguments: an option run does not know goes to pytest, and so does everything after --:",
         "  iceberg-conformance run --target reference -k hash -n 2",
-        "  iceberg-conformance run --target reference -- -x --lf"])
+        "  iceberg-conformance run --target reference -- -x --lf",
+        "paths (a suite file, a test id) narrow the run to them, as for pytest:",
+        "  iceberg-conformance run --target reference suites/test_hash.py"])
 
 
 def _described(text: str) -> str:
@@ -515,7 +519,10 @@ def exit_hard(code: int) -> NoReturn:
     first: ``os._exit`` runs no exit handler, and they would hold the output pipe open."""
     engines = sys.modules.get("iceberg_conformance.suites.engines.process")
     if engines is not None:
-        engines.shutdown_all()
+        try:
+            engines.shutdown_all()
+        except Exception:  # a worker already gone: the exit code stays the command's
+            pass
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

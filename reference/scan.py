@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from .errors import SpecViolation
@@ -449,14 +449,32 @@ def _with_equality_fields(doc: dict[str, Any], schema: StructType, deletes: list
 
     have = set(_struct_paths(schema))
     need = {int(i) for x in deletes for i in x.data_file.get("equality_ids") or [] if int(i) not in have}
-    extra: list[NestedField] = []
+    fields = list(schema.fields)
     for _, sj in sorted(schema_by_id(doc).items(), key=lambda kv: -kv[0]):
         older = parse_type({"type": "struct", "fields": sj.get("fields", [])})
-        for f in older.fields if isinstance(older, StructType) else ():
-            if f.field_id in need:
-                extra.append(f)
-                need.discard(f.field_id)
-    return StructType(fields=schema.fields + tuple(extra)) if extra else schema
+        if not need or not isinstance(older, StructType):
+            continue
+        paths = _struct_paths(older)
+        for fid in [i for i in need if i in paths]:
+            # the field as that schema has it, and every struct above it (a nested field dropped
+            # later, or its whole struct): merged into the read schema's struct of the same id
+            fields = _merge_path(fields, older, paths[fid][0])
+            need.discard(fid)
+    return StructType(fields=tuple(fields)) if fields != list(schema.fields) else schema
+
+
+def _merge_path(fields: list[NestedField], older: StructType, path: tuple[int, ...]) -> list[NestedField]:
+    """``fields`` with the field at ``path`` of ``older`` added: a struct on the way that
+    ``fields`` has gains the child it lacks; one it lacks is added with just that path."""
+    src = next(f for f in older.fields if f.field_id == path[0])
+    mine = next((f for f in fields if f.field_id == path[0]), None)
+    if len(path) == 1 or not isinstance(src.field_type, StructType):
+        return fields if mine is not None else fields + [src]
+    if mine is None or not isinstance(mine.field_type, StructType):
+        inner = _merge_path([], src.field_type, path[1:])
+        return fields + [replace(src, field_type=StructType(fields=tuple(inner)))]
+    inner = _merge_path(list(mine.field_type.fields), src.field_type, path[1:])
+    return [replace(f, field_type=StructType(fields=tuple(inner))) if f is mine else f for f in fields]
 
 
 def read_task(doc: dict[str, Any], schema: StructType, task: Task, lineage: bool = False) -> list[dict[int, Any]]:
@@ -500,6 +518,21 @@ def _at(value: Any, path: tuple[int, ...]) -> Any:
     return value
 
 
+def _stored(tbl: Any, cols: dict[int, int], path: tuple[int, ...]) -> bool:
+    """Whether a delete file stores the field at ``path`` (ids from a top-level field down): every
+    struct on the way holds the next id. A field the file lacks is not compared as null: the
+    delete file is missing a column it names."""
+    if path[0] not in cols:
+        return False
+    t = tbl.schema.field(cols[path[0]]).type
+    for fid in path[1:]:
+        idx = _child_by_id(t, fid) if hasattr(t, "num_fields") else None
+        if idx is None:
+            return False
+        t = t.field(idx).type
+    return True
+
+
 def _apply_equality(schema: StructType, rows: list[dict[int, Any]], deletes: list[FileEntry]) -> list[dict[int, Any]]:
     from .values import value_to_json
 
@@ -509,7 +542,7 @@ def _apply_equality(schema: StructType, rows: list[dict[int, Any]], deletes: lis
         ids = [int(i) for i in x.data_file.get("equality_ids") or []]
         tbl = read_parquet(_local(x.path))
         cols = columns_by_id(tbl)
-        missing = [i for i in ids if i not in paths or paths[i][0][0] not in cols]
+        missing = [i for i in ids if i not in paths or not _stored(tbl, cols, paths[i][0])]
         if missing:
             raise SpecViolation("scan.equality-delete-columns", f"{x.path}: equality field(s) {missing} are not "
                                 "in the delete file or the schema", clause=CLAUSE_DELETES)

@@ -1,4 +1,4 @@
-"""The command line as a newcomer meets it (issue 23, item 5): ``--version``, plain descriptions
+"""The command line as a first-time user meets it: ``--version``, plain descriptions
 for the tool and every subcommand, ``run --help`` naming the built-in targets and the pytest
 pass-through, ``run -k`` passed to pytest, ``check``'s usage line, one rule looked up by id."""
 
@@ -76,6 +76,17 @@ def test_run_passes_options_it_does_not_know_to_pytest(tmp_path: Path) -> None:
     # -k reached pytest: only hash cases of int ran, all of them passed
     assert {(r["target"], r["area"]) for r in matrix["rows"]} == {("reference", "hash")}, matrix["rows"]
     assert matrix["totals"]["PASS"] > 0 and matrix["status"] == "passed", matrix
+
+
+def test_run_with_a_path_runs_only_that_suite(tmp_path: Path) -> None:
+    """A suite file given to run narrows the run to it (not every suite plus that file)."""
+    report = tmp_path / "report"
+    suite = ROOT / "suites" / "test_hash.py"
+    run = subprocess.run([sys.executable, "-m", "iceberg_conformance", "run", "--report", str(report), str(suite)],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    matrix = json.loads((report / "matrix.json").read_text())
+    assert {r["area"] for r in matrix["rows"]} == {"hash"}, matrix["rows"]
 
 
 def test_other_commands_still_refuse_unknown_options(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,4 +1,4 @@
-"""The wheel builds without a warning and says what it is (issue 23, item 9): ``py.typed``
+"""The wheel builds without a warning and says what it is: ``py.typed``
 shipped, classifiers, project URLs, the license as an SPDX expression (PEP 639), every data
 file of the folders the build maps into the package; with the newest setuptools and with the
 oldest the build system allows."""

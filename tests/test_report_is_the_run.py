@@ -114,6 +114,17 @@ def test_collection_error_interrupts_and_says_so(tiny: pytest.Pytester) -> None:
     assert matrix["totals"]["ERROR"] == result.parseoutcomes()["errors"] == 1
 
 
+def test_a_run_that_ends_before_its_report_leaves_no_earlier_report(tiny: pytest.Pytester) -> None:
+    """A green matrix of an earlier run must not stand for a run that ends before writing its
+    own (here an unknown target, a usage error): plain pytest with --conformance-report too."""
+    result, matrix = run(tiny, "--ignore=test_broken_module.py", "-k", "passes")
+    assert matrix["status"] == "passed"
+    again = tiny.runpytest_subprocess("-p", "no:cacheprovider", "--target", "no.such.module:Target",
+                                      "--conformance-report", str(tiny.path / "report"))
+    assert again.ret == 4, again.stderr.str()[-2000:]
+    assert not any((tiny.path / "report" / f).exists() for f in ("matrix.json", "matrix.md", "matrix.html"))
+
+
 def test_run_command_exits_with_pytests_code(tmp_path: Path) -> None:
     """``iceberg-conformance run`` exits with pytest's exit code: 1 for a target that fails, with
     the matrix saying so; 5 when the selection runs nothing (no longer turned into 1)."""
@@ -133,7 +144,7 @@ def test_run_command_exits_with_pytests_code(tmp_path: Path) -> None:
 
 
 def test_xdist_matrix_counts_every_pass_of_a_real_suite(pytester: pytest.Pytester) -> None:
-    """Issue 23, item 3: with ``-n 2`` the matrix counts every test the workers passed (not one
+    """With ``-n 2`` the matrix counts every test the workers passed (not one
     worker's share) and the controller prints it."""
     report = pytester.path / "report"
     result = pytester.runpytest_subprocess(

@@ -502,10 +502,6 @@ def _compare_partition(name: str, src: int, transform: Any, src_type: IcebergTyp
                        s: ColumnStats | None, add: Callable[..., None]) -> None:
     if s is not None and s.repeated:
         return
-    if s is None and isinstance(transform, IdentityTransform):
-        # the file does not store the source column (a table migrated from Hive): "Column
-        # Projection" reads it from the partition value of an identity field, which then agrees
-        return
     result_type = transform.result_type(src_type)
     try:
         expected = None if expected_json is None else value_from_json(result_type, expected_json)
@@ -516,6 +512,10 @@ def _compare_partition(name: str, src: int, transform: Any, src_type: IcebergTyp
             add("data.partition-value", f"partition {name} = {expected_json!r} is not a {result_type} value",
                 CLAUSE_PARTITION, f"partition/{name}")
             return
+    if s is None and isinstance(transform, IdentityTransform):
+        # the file does not store the source column (a table migrated from Hive): "Column
+        # Projection" reads it from the partition value of an identity field, which then agrees
+        return
     values: set[Any] = {None} if s is None else set(s.partition_values)
     if s is not None and s.count == 0:
         return

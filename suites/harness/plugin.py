@@ -103,6 +103,12 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "level(name): normative level (must, should) of a test without vectors")
     config.addinivalue_line("markers", "spark: needs Spark with the Iceberg runtime (the Spark lane)")
     config.addinivalue_line("markers", "slow: takes more than a few seconds")
+    out = config.getoption("conformance_report")
+    if out and not hasattr(config, "workerinput"):
+        # an earlier run's matrix must not stand for this one if it ends before writing its own
+        # (a usage error, an unknown target, an interrupted session)
+        for stale in ("matrix.md", "matrix.json", "matrix.html"):
+            (Path(out) / stale).unlink(missing_ok=True)
     names = config.getoption("target") or [
         n.strip() for n in os.environ.get(ENV_VAR, DEFAULT_TARGET).split(",") if n.strip()]
     targets = []
