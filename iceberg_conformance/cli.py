@@ -87,9 +87,7 @@ def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
     for stale in ("matrix.md", "matrix.json", "matrix.html", "junit.xml"):  # never show an earlier run's
         (report / stale).unlink(missing_ok=True)
     # the CLI has imported the kit before pytest loads its plugin: no assertion rewriting there
-    # paths given to run (a suite file, a test id) narrow the run to them instead of every suite
-    narrowed = any(not a.startswith("-") and Path(a.split("::")[0]).exists() for a in passthrough)
-    argv = ([] if narrowed else [str(SUITES)]) + ["-W", "ignore::pytest.PytestAssertRewriteWarning", "-p", "no:cacheprovider",
+    argv = [str(SUITES), "-W", "ignore::pytest.PytestAssertRewriteWarning", "-p", "no:cacheprovider",
             "--conformance-report", str(report), f"--junitxml={report / 'junit.xml'}", "-q", "-rfE"]
     if not args.spark:
         argv += ["-m", "not spark"]
@@ -384,9 +382,7 @@ def _run_epilog() -> str:
         "",
         "pytest arguments: an option run does not know goes to pytest, and so does everything after --:",
         "  iceberg-conformance run --target reference -k hash -n 2",
-        "  iceberg-conformance run --target reference -- -x --lf",
-        "paths (a suite file, a test id) narrow the run to them, as for pytest:",
-        "  iceberg-conformance run --target reference suites/test_hash.py"])
+        "  iceberg-conformance run --target reference -- -x --lf"])
 
 
 def _described(text: str) -> str:

@@ -78,17 +78,6 @@ def test_run_passes_options_it_does_not_know_to_pytest(tmp_path: Path) -> None:
     assert matrix["totals"]["PASS"] > 0 and matrix["status"] == "passed", matrix
 
 
-def test_run_with_a_path_runs_only_that_suite(tmp_path: Path) -> None:
-    """A suite file given to run narrows the run to it (not every suite plus that file)."""
-    report = tmp_path / "report"
-    suite = ROOT / "suites" / "test_hash.py"
-    run = subprocess.run([sys.executable, "-m", "iceberg_conformance", "run", "--report", str(report), str(suite)],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    matrix = json.loads((report / "matrix.json").read_text())
-    assert {r["area"] for r in matrix["rows"]} == {"hash"}, matrix["rows"]
-
-
 def test_other_commands_still_refuse_unknown_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["coverage", "-k", "x"]) == 2
     assert "unrecognized arguments: -k x" in capsys.readouterr().err
