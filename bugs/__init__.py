@@ -71,7 +71,8 @@ ENGINES_OF = {"clickhouse": ("chdb",), "duckdb-iceberg": ("duckdb",), "daft": ("
 class Reproduction:
     """What the kit has for one record: ``status`` is ``reproduced`` (the case named exists and,
     for a reader bug, a known failure of its engine shows it), ``trap`` (a reader bug of an engine
-    the kit does not run: the golden table and filter that trigger it exist), ``missing`` (it
+    the kit does not run, or one fixed in the version it runs: the golden table and filter that
+    trigger it exist), ``missing`` (it
     names a case the kit does not have), ``not yet`` (no case named) or ``not a bug`` (the
     record's verdict says so; nothing to reproduce)."""
 
@@ -105,6 +106,8 @@ def reproduction(record: dict[str, Any], damage_cases: dict[str, Any], vector_id
             return Reproduction("missing", how, case, rule, f"no golden table or filter {', '.join(missing)}")
         return Reproduction("trap", how, case, rule, f"the kit does not run {record['implementation']}: the trap is "
                                                      "there for those who do")
+    if how == "trap" and rep.get("fixed"):
+        return _guarded(record, cases, caught, traps)
     known = {"damage": set(damage_cases), "vector": vector_ids, "trap": caught}.get(how, set())
     missing = [c for c in cases if c not in known]
     if missing:
@@ -116,6 +119,25 @@ def reproduction(record: dict[str, Any], damage_cases: dict[str, Any], vector_id
         if rule is not None and rule not in rules:
             return Reproduction("missing", how, case, rule, f"the damage case breaks {sorted(rules)}, not {rule}")
     return Reproduction("reproduced", how, case, rule)
+
+
+def _guarded(record: dict[str, Any], cases: list[str], caught: AbstractSet[str],
+             traps: AbstractSet[str]) -> Reproduction:
+    """A fixed reader bug of an engine the kit runs: its trap exists and the pinned engine passes it
+    (no known failure lists it), so the consumer matrix turns red if the bug returns."""
+    rep = record["reproduce"]
+    engines = ENGINES_OF[record["implementation"]]
+    missing = [c for c in cases if c not in traps]
+    if missing:
+        return Reproduction("missing", "trap", rep["case"], rep.get("rule"),
+                            f"no golden table or filter {', '.join(missing)}")
+    failing = [f"{c} > {e}" for c in cases for e in engines if f"{c} > {e}" in caught]
+    if failing:
+        return Reproduction("missing", "trap", rep["case"], rep.get("rule"),
+                            f"the record says the bug is fixed ({rep['fixed']}), but a known failure lists "
+                            f"{', '.join(failing)}: name that case instead")
+    return Reproduction("trap", "trap", rep["case"], rep.get("rule"),
+                        f"fixed ({rep['fixed']}): the trap is there, and {'/'.join(engines)} must pass it")
 
 
 def readme_table(rows: list[tuple[dict[str, Any], Reproduction]]) -> str:

@@ -262,7 +262,8 @@ def _bugs(args: argparse.Namespace, passthrough: list[str]) -> int:
           f"{len({r['implementation'] for r in linked})} implementations), "
           f"{len(rows) - len(real)} not bugs or unclear")
     print(f"reproduced by the kit: {sum(rep.reproduced for _r, rep in real)} of {len(real)} bugs; "
-          f"{sum(rep.status == 'trap' for _r, rep in real)} more have their trap in an engine the kit does not run")
+          f"{sum(rep.status == 'trap' for _r, rep in real)} more have their trap only (in an engine the kit does not "
+          "run, or fixed in the version it runs)")
     for r, rep in rows:
         if not args.all and rep.status in ("reproduced", "not a bug", "trap"):
             continue

@@ -1,0 +1,43 @@
+"""How the bug corpus decides what the kit has for a reader bug (``bugs.reproduction``), on made-up
+records: a trap counts as reproduced only where a known failure of the engine lists it, and a bug
+fixed in the version the kit runs keeps its trap only when the engine passes it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from iceberg_conformance import bugs
+
+
+def _record(case: str | None, **extra: Any) -> dict[str, Any]:
+    return {"id": "duckdb-iceberg-0-made-up", "implementation": "duckdb-iceberg", "verdict": "bug",
+            "reproduce": {"how": "trap", "rule": None, "detail": "made up", "case": case, **extra}}
+
+
+TRAPS = frozenset({"trap_t", "trap_t > f1"})
+
+
+def test_trap_listed_by_a_known_failure_is_reproduced() -> None:
+    got = bugs.reproduction(_record("trap_t > f1 > duckdb"), {}, set(), {"trap_t > f1 > duckdb"}, TRAPS)
+    assert got.status == "reproduced"
+
+
+def test_trap_no_known_failure_lists_is_missing() -> None:
+    got = bugs.reproduction(_record("trap_t > f1 > duckdb"), {}, set(), set(), TRAPS)
+    assert got.status == "missing" and "no known failure of duckdb" in got.why
+
+
+def test_fixed_bug_keeps_its_trap_while_the_engine_passes() -> None:
+    got = bugs.reproduction(_record("trap_t > f1", fixed="PR #1, DuckDB 1.5.5 runs it"), {}, set(), set(), TRAPS)
+    assert got.status == "trap" and "duckdb must pass it" in got.why and not got.reproduced
+
+
+def test_fixed_bug_whose_engine_still_fails_names_the_failure() -> None:
+    got = bugs.reproduction(_record("trap_t > f1", fixed="PR #1, DuckDB 1.5.5 runs it"), {}, set(),
+                            {"trap_t > f1 > duckdb"}, TRAPS)
+    assert got.status == "missing" and "trap_t > f1 > duckdb" in got.why
+
+
+def test_fixed_bug_without_its_trap_is_missing() -> None:
+    got = bugs.reproduction(_record("trap_gone > f9", fixed="PR #1, DuckDB 1.5.5 runs it"), {}, set(), set(), TRAPS)
+    assert got.status == "missing" and "trap_gone > f9" in got.why
