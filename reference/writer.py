@@ -572,12 +572,15 @@ class TableBuilder:
         return self._commit("append", {0: (spec_id, files)})
 
     def equality_delete(self, rows: list[dict[str, Any]], columns: list[str], spec_id: int = 0,
-                        partition_row: dict[str, Any] | None = None, also_append: list[dict[str, Any]] | None = None) -> int:
+                        partition_row: dict[str, Any] | None = None, also_append: list[dict[str, Any]] | None = None,
+                        stored: tuple[str, ...] = ()) -> int:
         """"Equality Delete Files": delete rows equal on ``columns`` to one of ``rows``; the file
         is in the partition of ``partition_row`` under ``spec_id`` (an unpartitioned spec makes it
         global). ``also_append`` adds a data file in the same commit (same sequence number). The
         file's columns and ``equality_ids`` are in the order of ``columns`` ("Delete columns are
-        identified by id", not by position)."""
+        identified by id", not by position). ``stored``: top-level columns the file also stores
+        after them that are no delete columns ("Equality delete files store any subset of a
+        table's columns"; only ``equality_ids`` name the delete columns)."""
         fields, ids = [], []
         for c in columns:
             # a nested column ``s.f`` (one level): the file stores struct s with field f only
@@ -590,6 +593,7 @@ class TableBuilder:
             else:
                 ids.append(field["id"])
             fields.append(field)
+        fields += [next(f for f in self.schema["fields"] if f["name"] == c) for c in stored]
         path = self._name("eq-deletes", "parquet")
         metrics = self._write_parquet(path, fields, rows)
         df = self._content_file(2, path, "PARQUET", self._partition(spec_id, partition_row or {}), metrics,

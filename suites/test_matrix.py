@@ -219,7 +219,7 @@ def _scan(consumer: Engine, request: ReadRequest, filters: dict[str, Any]) -> Sn
         try:
             out = consumer.scan(request, {})
         except ReaderCrashed as e:
-            return SnapshotRead(base_error=f"ReaderCrashed: {e}")
+            return SnapshotRead(base_error=f"ReaderCrashed: {e}", cases={key: CaseRead() for key in filters})
         for key, expr in filters.items():
             try:
                 out.cases[key] = consumer.scan(request, {key: expr}).cases[key]
@@ -227,7 +227,9 @@ def _scan(consumer: Engine, request: ReadRequest, filters: dict[str, Any]) -> Sn
                 out.cases[key] = CaseRead(pushed_error=f"ReaderCrashed: {e}", memory_error=f"ReaderCrashed: {crash}")
         return out
     except Exception as e:   # the engine failed before reading (opening the table): no base to judge with
-        return SnapshotRead(base_error=error_text(e))
+        # every filter is a case of the snapshot still: judged "cannot read the snapshot without a
+        # filter" (the table cell reports the failure), not a filter that binds no snapshot
+        return SnapshotRead(base_error=error_text(e), cases={key: CaseRead() for key in filters})
 
 
 def _scans(workspace: Workspace, doc: dict[str, Any], consumer: Engine) -> dict[int, SnapshotRead]:

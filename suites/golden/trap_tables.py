@@ -674,3 +674,157 @@ def trap_v2_dropped_partition_source(w: ReferenceWriter) -> None:
     more: list[Row] = [{"id": 3, "p": 2}, {"id": 4, "p": 30}]
     t.append(more)
     w.expect("q dropped (spec 1: identity(p)), append", rows + more)
+
+
+# --- traps of the bug corpus, part b: reader bugs of Iceberg Java, PyIceberg and iceberg-rust ----
+
+#: the rows of trap_v2_dictionary_nulls: five rows whose values the filters exclude (each value
+#: repeated, so that the Parquet writer keeps the dictionary encoding), one of nulls; e holds NaN
+#: among numbers (Parquet row-group statistics may then carry NaN as the maximum)
+DICTIONARY_NULL_ROWS: list[Row] = [
+    {"id": i, "s": s, "d": "NaN", "c": "a", "e": e}
+    for i, s, e in ((1, "some1", 1.0), (2, "some2", 5.0), (3, "some1", "NaN"), (4, "some2", 1.0), (5, "some1", 5.0))
+] + [{"id": 6, "s": None, "d": None, "c": None, "e": None}]
+
+
+@golden_table(name="trap_v2_dictionary_nulls", format_version=2,
+              features=("v2", "types", "dictionary-encoding", "nan", "trap"),
+              description="v2 trap table (Spark): one Parquet data file, one row group, whose columns are "
+                          "dictionary-encoded: s ('some1', 'some2' and null), d (NaN and null), c ('a' and null); "
+                          "a dictionary holds no null, so a row-group filter that judges by the dictionary alone "
+                          "drops the null row that not-starts-with, not-nan and not-eq select; e holds 1.0, 5.0, "
+                          "NaN and null")
+def trap_v2_dictionary_nulls(t: TableWriter) -> None:
+    t.create([("id", "int"), ("s", "string"), ("d", "double"), ("c", "string"), ("e", "double")])
+    t.insert(DICTIONARY_NULL_ROWS)
+    t.expect("append of six rows in one file", DICTIONARY_NULL_ROWS)
+
+
+#: 17 code points whose 16th is U+D7FF, the last scalar value before the surrogates: an upper
+#: bound truncated to 16 code points must end in U+E000 (UTF-8 ee 80 80), the next scalar
+#: value; U+D800 is no character and has no UTF-8 form
+SURROGATE_EDGE = "a" * 15 + "\ud7ff"
+SURROGATE_ROWS: list[Row] = [{"id": 1, "s": SURROGATE_EDGE + "b"}, {"id": 2, "s": SURROGATE_EDGE},
+                             {"id": 3, "s": "a" * 16}, {"id": 4, "s": None}]
+
+
+@golden_table(name="trap_v2_string_bound_surrogate", format_version=2,
+              features=("v2", "truncated-bounds", "non-ascii", "trap"),
+              description="v2 trap table (Spark): a string of 17 code points whose 16th is U+D7FF (its upper bound, "
+                          "truncated to 16 code points, must end in U+E000, the next scalar value after the "
+                          "surrogate range), its 16-code-point prefix, 'a' x 16 and null in one data file")
+def trap_v2_string_bound_surrogate(t: TableWriter) -> None:
+    t.create([("id", "int"), ("s", "string")])
+    t.insert(SURROGATE_ROWS)
+    t.expect("append of four rows in one file", SURROGATE_ROWS)
+
+
+NULL_PARTITION_ROWS: list[Row] = [{"id": 1, "i": 1, "ts": "2017-11-16T10:00:00.000000+00:00"},
+                                  {"id": 2, "i": None, "ts": None},
+                                  {"id": 3, "i": 7, "ts": "2017-11-17T10:00:00.000000+00:00"}]
+
+
+@golden_table(name="trap_v2_null_partition_residual", format_version=2,
+              features=("v2", "identity", "day", "null-partition", "trap"),
+              description="v2 trap table (Spark): partitioned by identity(i) and day(ts), one file per partition, "
+                          "one of them the null partition (i and ts null); under a filter that ors a partition "
+                          "column's comparison with a condition on another column, no partition is pruned and the "
+                          "residual meets the null partition value")
+def trap_v2_null_partition_residual(t: TableWriter) -> None:
+    t.create([("id", "int"), ("i", "int"), ("ts", "timestamptz")], partitioned_by="i, days(ts)",
+             properties={"write.spark.fanout.enabled": "true"})
+    t.insert(NULL_PARTITION_ROWS)
+    t.expect("append: partitions (1, 2017-11-16), (null, null), (7, 2017-11-17)", NULL_PARTITION_ROWS)
+
+
+TRUNCATE_PREFIX_ROWS: list[Row] = [{"id": 1, "s": "aab"}, {"id": 2, "s": "aaa"}, {"id": 3, "s": "ab"},
+                                   {"id": 4, "s": "b"}]
+
+
+@golden_table(name="trap_v2_truncate_not_starts_with", format_version=2,
+              features=("v2", "truncate", "trap"),
+              description="v2 trap table (Spark): partitioned by truncate[2](s), no nulls: the partition 'aa' holds "
+                          "'aab' and 'aaa'; a prefix longer than the width ('aaa') decides no partition 'aa' row")
+def trap_v2_truncate_not_starts_with(t: TableWriter) -> None:
+    t.create([("id", "int"), ("s", "string")], partitioned_by="truncate(2, s)",
+             properties={"write.spark.fanout.enabled": "true"})
+    t.insert(TRUNCATE_PREFIX_ROWS)
+    t.expect("append: partitions aa (aab, aaa), ab, b", TRUNCATE_PREFIX_ROWS)
+
+
+@golden_table(name="trap_v2_global_eq_delete_same_commit", format_version=2, producer="reference",
+              features=("v2", "equality-deletes", "global-deletes", "sequence-numbers", "identity", "trap"),
+              description="v2 trap table (reference writer): partitioned by identity(data); one commit adds a global "
+                          "equality delete (unpartitioned spec 1) of id 2 and 3 and a data file holding id 2: the "
+                          "delete removes the older id 3, not the id 2 of its own sequence number")
+def trap_v2_global_eq_delete_same_commit(w: ReferenceWriter) -> None:
+    t = w.create([_rf(1, "id", "long", True), _rf(2, "data", "string")],
+                 [[{"source-id": 2, "field-id": 1000, "name": "data", "transform": "identity"}], []])
+    rows: list[Row] = [{"id": 1, "data": "a"}, {"id": 3, "data": "c"}]
+    t.append(rows)
+    w.expect("append 1, 3", rows)
+    # "Scan Planning": an equality delete file applies to a data file when the data file's data
+    # sequence number is strictly less than the delete's; a global delete (unpartitioned spec)
+    # applies in every partition
+    same: list[Row] = [{"id": 2, "data": "b"}]
+    t.equality_delete([{"id": 2}, {"id": 3}], ["id"], spec_id=1, also_append=same)
+    rows = [r for r in rows if r["id"] != 3] + same
+    w.expect("global equality delete of id 2, 3 and an append of id 2 in one commit", rows)
+
+
+@golden_table(name="trap_v2_eq_delete_extra_columns", format_version=2, producer="reference",
+              features=("v2", "equality-deletes", "sequence-numbers", "trap"),
+              description="v2 trap table (reference writer): an equality delete on id whose file also stores the "
+                          "column dt (the new row's value, 2022-01-01, as an upsert writer put it) with its bounds, "
+                          "committed with the new row: the delete's dt bounds say nothing of the rows it deletes")
+def trap_v2_eq_delete_extra_columns(w: ReferenceWriter) -> None:
+    t = w.create([_rf(1, "id", "int", True), _rf(2, "dt", "date")], bounds=True)
+    rows: list[Row] = [{"id": 1, "dt": "2021-01-01"}, {"id": 2, "dt": "2021-06-01"}]
+    t.append(rows)
+    w.expect("append 1, 2", rows)
+    # "Equality Delete Files": equality_ids [1]; a data row is deleted when its id equals a
+    # delete row's id, whatever dt holds ("store any subset of a table's columns")
+    new: list[Row] = [{"id": 1, "dt": "2022-01-01"}]
+    t.equality_delete(new, ["id"], stored=("dt",), also_append=new)
+    rows = [r for r in rows if r["id"] != 1] + new
+    w.expect("upsert of id 1: equality delete (id; dt stored) and the new row in one commit", rows)
+
+
+def _snapshots_list_manifests(t: TableWriter) -> None:
+    """A new metadata version of Spark's v1 table in which every snapshot lists its manifests in
+    ``manifests`` instead of naming a manifest list ("Snapshots": in v1 ``manifests`` is "A list
+    of manifest file locations. Must be omitted if ``manifest-list`` is present"); the manifest
+    lists stay on disk, named by no snapshot."""
+    import json
+
+    import fastavro
+
+    from iceberg_conformance.suites.golden.registry import latest_metadata
+
+    current = latest_metadata(t.table_dir())
+    md = json.loads(current.read_text(encoding="utf-8"))
+    for snap in md["snapshots"]:
+        with open(snap.pop("manifest-list").removeprefix("file:"), "rb") as f:
+            snap["manifests"] = [m["manifest_path"] for m in fastavro.reader(f)]
+    version = int(current.name.split(".")[0][1:]) + 1
+    # the file just replaced joins the metadata log, written as Spark wrote the table's locations
+    where = str(current) if md["location"].startswith("/") else current.as_uri()
+    md["metadata-log"] = md.get("metadata-log", []) + [{"timestamp-ms": md["last-updated-ms"], "metadata-file": where}]
+    out = current.with_name(f"v{version}.metadata.json")
+    out.write_text(json.dumps(md, indent=2), encoding="utf-8")
+    (current.parent / "version-hint.text").write_text(str(version), encoding="utf-8")
+
+
+@golden_table(name="trap_v1_snapshot_manifests", format_version=1,
+              features=("v1", "snapshot-manifests", "trap"),
+              description="v1 trap table (Spark, then its metadata rewritten): two appends whose snapshots list their "
+                          "manifests in the v1 field manifests and name no manifest list")
+def trap_v1_snapshot_manifests(t: TableWriter) -> None:
+    t.create([("id", "int"), ("data", "string")])
+    rows: list[Row] = [{"id": 1, "data": "a"}, {"id": 2, "data": None}]
+    t.insert(rows)
+    t.expect("append 1, 2", rows)
+    more: list[Row] = [{"id": 3, "data": "c"}]
+    t.insert(more)
+    t.expect("append 3", rows + more)
+    _snapshots_list_manifests(t)
