@@ -670,9 +670,26 @@ def plan_files(metadata_path: str, snapshot_id: int | None = None, row_filter: A
         if not might_match(doc, schema_json, task.data, row_filter):
             continue
         task.position_deletes = [x for x in task.position_deletes if might_match(doc, schema_json, x, row_filter)]
-        task.equality_deletes = [x for x in task.equality_deletes if might_match(doc, schema_json, x, row_filter)]
+        task.equality_deletes = [x for x in task.equality_deletes
+                                 if might_match(doc, schema_json, _delete_columns_only(x), row_filter)]
         out.append(task)
     return out
+
+
+#: the column metrics of a content file, keyed by field id
+_METRICS = ("column_sizes", "value_counts", "null_value_counts", "nan_value_counts", "lower_bounds", "upper_bounds")
+
+
+def _delete_columns_only(entry: FileEntry) -> FileEntry:
+    """An equality delete file as far as its metrics bound the rows it deletes: those of its
+    delete columns. "Delete columns are identified by id in the delete file metadata column
+    ``equality_ids``"; the file may store other columns too ("Equality delete files store any
+    subset of a table's columns"), whose values say nothing of the data rows it deletes, so a
+    filter on them must not rule the file out."""
+    ids = {str(i) for i in entry.data_file.get("equality_ids") or []}
+    metrics = {k: {c: v for c, v in (entry.data_file.get(k) or {}).items() if str(c) in ids}
+               for k in _METRICS if isinstance(entry.data_file.get(k), dict)}
+    return replace(entry, data_file={**entry.data_file, **metrics})
 
 
 def scan(metadata_path: str, snapshot_id: int | None = None, row_filter: Any = True,

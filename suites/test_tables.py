@@ -113,11 +113,14 @@ def _manifest_entries(warehouse: Path, md: dict[str, Any]) -> list[dict[str, Any
 
     entries: list[dict[str, Any]] = []
     for snap in md.get("snapshots", []):
-        with open(local(snap["manifest-list"]), "rb") as f:
-            for m in fastavro.reader(f):
-                assert isinstance(m, dict)
-                with open(local(m["manifest_path"]), "rb") as mf:
-                    entries += [e for e in fastavro.reader(mf) if isinstance(e, dict)]
+        if "manifest-list" not in snap:   # v1: "manifests", a list of manifest file locations
+            paths = list(snap.get("manifests") or [])
+        else:
+            with open(local(snap["manifest-list"]), "rb") as f:
+                paths = [m["manifest_path"] for m in fastavro.reader(f) if isinstance(m, dict)]
+        for path in paths:
+            with open(local(path), "rb") as mf:
+                entries += [e for e in fastavro.reader(mf) if isinstance(e, dict)]
     return entries
 
 
@@ -141,7 +144,11 @@ def _trap_feature_problems(warehouse: Path, doc: dict[str, Any], md: dict[str, A
                   if "snapshot-log" in golden.read_metadata(p)]
         if logged or not md.get("snapshots"):
             problems.append(f"snapshot-log in {logged}, or no snapshot")
-    lists = [Path(str(snap["manifest-list"]).removeprefix("file:")) for snap in md.get("snapshots", [])]
+    lists = [Path(str(snap["manifest-list"]).removeprefix("file:")) for snap in md.get("snapshots", [])
+             if "manifest-list" in snap]
+    if "snapshot-manifests" in features and (lists or not all(s.get("manifests") for s in md.get("snapshots", []))
+                                             or not md.get("snapshots")):
+        problems.append("a snapshot names a manifest list, or lists no manifests")
     if "manifest-list-no-format-version" in features:
         for p in lists:
             with open(p, "rb") as f:
