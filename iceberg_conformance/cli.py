@@ -65,7 +65,7 @@ from iceberg_conformance.reference.rules import LEVELS, Rule, catalogue, spec_re
 from iceberg_conformance.statements import coverage
 from iceberg_conformance.suites.golden import filters as golden_filters
 from iceberg_conformance.suites.golden.registry import GOLDEN_ENV
-from iceberg_conformance.suites.targets import BUILTIN, DEFAULT_TARGET, EXTRAS
+from iceberg_conformance.suites.targets import BUILTIN, DEFAULT_TARGET, EXTRAS, NEEDS
 from iceberg_conformance.vectors.archive import build_archive, export_tree
 from iceberg_conformance.vectors.cases import case_files, load_file, vectors_root, vectors_version
 
@@ -388,10 +388,12 @@ def _run_epilog() -> str:
     """``run --help``'s closing text: the built-in targets and how arguments reach pytest."""
     width = max(len(n) for n in BUILTIN) + 2
     targets = [f"  {name:<{width}}" + (f"needs pip install 'iceberg-conformance[{EXTRAS[name]}]'" if name in EXTRAS
-                                        else "installed with the kit") + (" (the default)" if name == DEFAULT_TARGET else "")
+                                        else "installed with the kit")
+               + (f" and {NEEDS[name]}" if name in NEEDS else "") + (" (the default)" if name == DEFAULT_TARGET else "")
                for name in BUILTIN]
     return "\n".join([
         "built-in targets (--target NAME):", *targets,
+        f"  {'harness:COMMAND':<{width}}a program that speaks the harness protocol (docs/harness-protocol.md)",
         f"  {'MODULE:ATTR':<{width}}your own adapter: a class, factory or instance in an importable module",
         "",
         "pytest arguments: an option run does not know goes to pytest, and so does everything after --:",

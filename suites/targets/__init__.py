@@ -31,6 +31,10 @@ BUILTIN = {
 HARNESS_PREFIX = "harness:"
 #: the extra that installs what a built-in target needs (``pip install 'iceberg-conformance[EXTRA]'``)
 EXTRAS = {"pyiceberg": "pyiceberg", "pyiceberg-core": "pyiceberg-core", "java": "spark", "harness-java": "spark"}
+#: what a built-in harness needs outside Python
+NEEDS = {"harness-java": "a JDK 17 (javac, java)",
+         "harness-js": "node and icebird 0.3.1 (npm install --prefix DIR icebird@0.3.1; "
+                       "$ICEBERG_CONFORMANCE_NODE_MODULES=DIR)"}
 DEFAULT_TARGET = "reference"
 ENV_VAR = "ICEBERG_CONFORMANCE_TARGET"
 

@@ -13,6 +13,7 @@ from iceberg_conformance.suites.targets.reference import ReferenceTarget
 from iceberg_conformance.suites.targets.pyiceberg import PyIcebergTarget
 from iceberg_conformance.suites.targets.pyiceberg_core import PyIcebergCoreTarget
 from iceberg_conformance.suites.targets.java import JavaTarget
+from iceberg_conformance.suites.targets.subprocess import HarnessTarget
 
 #: target -> the Protocols checked below (one per declared capability)
 CHECKED: dict[str, tuple[str, ...]] = {
@@ -33,6 +34,23 @@ CHECKED: dict[str, tuple[str, ...]] = {
     ),
     "pyiceberg-core": (
         "Transforming",
+    ),
+    # the harness targets are one class, HarnessTarget, checked against every Protocol below;
+    # these lists are what each built-in harness declares
+    "harness-python": (
+        "AvroSchemaMapping", "BinarySerializing", "BoundSerializing", "CommitRetrying",
+        "DeletePlanning", "Evolving", "ExpressionHandling", "Hashing", "ManifestChecking",
+        "ManifestPruning", "ManifestReading", "ManifestWriting", "MetadataReading",
+        "MetricsEvaluating", "PartitionSpecJson", "Projecting", "PuffinReading", "PuffinWriting",
+        "ResidualEvaluating", "ScanPlanning", "SchemaJson", "TableScanning", "Transforming",
+        "ValueJson"
+    ),
+    "harness-java": (
+        "BinarySerializing", "Hashing", "MetadataReading", "PartitionSpecJson", "SchemaJson",
+        "Transforming", "ValueJson"
+    ),
+    "harness-js": (
+        "TableScanning",
     ),
     "java": (
         "AvroSchemaMapping", "BinarySerializing", "DeletePlanning", "ExpressionHandling", "Hashing",
@@ -108,6 +126,33 @@ def _java(t: JavaTarget) -> None:
     _MetricsEvaluating: api.MetricsEvaluating = t
     _PartitionSpecJson: api.PartitionSpecJson = t
     _Projecting: api.Projecting = t
+    _ResidualEvaluating: api.ResidualEvaluating = t
+    _ScanPlanning: api.ScanPlanning = t
+    _SchemaJson: api.SchemaJson = t
+    _TableScanning: api.TableScanning = t
+    _Transforming: api.Transforming = t
+    _ValueJson: api.ValueJson = t
+
+
+def _harness(t: HarnessTarget) -> None:
+    _AvroSchemaMapping: api.AvroSchemaMapping = t
+    _BinarySerializing: api.BinarySerializing = t
+    _BoundSerializing: api.BoundSerializing = t
+    _CommitRetrying: api.CommitRetrying = t
+    _DeletePlanning: api.DeletePlanning = t
+    _Evolving: api.Evolving = t
+    _ExpressionHandling: api.ExpressionHandling = t
+    _Hashing: api.Hashing = t
+    _ManifestChecking: api.ManifestChecking = t
+    _ManifestPruning: api.ManifestPruning = t
+    _ManifestReading: api.ManifestReading = t
+    _ManifestWriting: api.ManifestWriting = t
+    _MetadataReading: api.MetadataReading = t
+    _MetricsEvaluating: api.MetricsEvaluating = t
+    _PartitionSpecJson: api.PartitionSpecJson = t
+    _Projecting: api.Projecting = t
+    _PuffinReading: api.PuffinReading = t
+    _PuffinWriting: api.PuffinWriting = t
     _ResidualEvaluating: api.ResidualEvaluating = t
     _ScanPlanning: api.ScanPlanning = t
     _SchemaJson: api.SchemaJson = t

@@ -130,7 +130,11 @@ class HarnessTarget:
         self._stderr: IO[str] | None = None
         self._next_id = 0
         self._lock = threading.Lock()
-        hello = self._start()
+        try:
+            hello = self._start()
+        except HarnessError:
+            self.close()
+            raise
         self.implementation: str = hello["implementation"]
         self.language: str = hello["language"]
         self.name = name or f"harness:{self.implementation}"
@@ -148,6 +152,8 @@ class HarnessTarget:
     # --- the process ------------------------------------------------------------------------
 
     def _start(self) -> dict[str, Any]:
+        if self._stderr is not None:
+            self._stderr.close()
         self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
         try:
             self._proc = subprocess.Popen(
@@ -165,9 +171,14 @@ class HarnessTarget:
 
     @staticmethod
     def _read(stream: IO[str] | None, lines: queue.Queue[str | None]) -> None:
+        """The harness's stdout, line by line, until it ends (then None); this thread closes it."""
         assert stream is not None
-        for line in stream:
-            lines.put(line)
+        try:
+            with stream:
+                for line in stream:
+                    lines.put(line)
+        except (OSError, ValueError):
+            pass
         lines.put(None)
 
     def _stderr_tail(self) -> str:
@@ -179,23 +190,32 @@ class HarnessTarget:
 
     def _kill(self) -> None:
         proc, self._proc = self._proc, None
-        if proc is not None and proc.poll() is None:
+        if proc is None:
+            return
+        if proc.poll() is None:
             proc.kill()
-            proc.wait()
+        proc.wait()
+        if proc.stdin is not None:
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
 
     def close(self) -> None:
         """Send ``stop`` and let the harness exit (killed after a few seconds)."""
         proc = self._proc
-        if proc is None:
-            return
-        try:
-            if proc.poll() is None and proc.stdin is not None:
-                proc.stdin.write(json.dumps({"op": "stop", "id": self._next_id}) + "\n")
-                proc.stdin.close()
-                proc.wait(5)
-        except (OSError, subprocess.TimeoutExpired, ValueError):
-            pass
-        self._kill()
+        if proc is not None:
+            try:
+                if proc.poll() is None and proc.stdin is not None:
+                    proc.stdin.write(json.dumps({"op": "stop", "id": self._next_id + 1}) + "\n")
+                    proc.stdin.close()
+                    proc.wait(5)
+            except (OSError, subprocess.TimeoutExpired, ValueError):
+                pass
+            self._kill()
+        if self._stderr is not None:
+            self._stderr.close()
+            self._stderr = None
 
     def _exchange(self, request: dict[str, Any], op: str, timeout: float) -> dict[str, Any]:
         """Send one request, return its validated reply; any harness failure kills the process."""
@@ -216,7 +236,7 @@ class HarnessTarget:
                                  f"and is started again for the next request{self._stderr_tail()}") from None
         if line is None:
             code = proc.wait()
-            self._proc = None
+            self._kill()
             raise HarnessCrashed(f"the harness exited (exit code {code}) instead of answering {op!r}; "
                                  f"it is started again for the next request{self._stderr_tail()}")
         try:

@@ -15,19 +15,27 @@ from iceberg_conformance.suites.targets.subprocess import HarnessTarget
 TARGETS = Path(__file__).resolve().parent.parent
 
 
+def command_of(name: str) -> list[str]:
+    """The command line of built-in harness ``name`` (``harness-python``, ...)."""
+    if name == "harness-python":
+        return [sys.executable, "-m", "iceberg_conformance.harnesses.python.harness", "reference"]
+    if name == "harness-java":
+        from iceberg_conformance.harnesses.java import command
+        return command()
+    if name == "harness-js":
+        from iceberg_conformance.harnesses.js import command as js_command
+        return js_command()
+    raise KeyError(name)
+
+
 def python_harness() -> HarnessTarget:
-    return HarnessTarget([sys.executable, "-m", "iceberg_conformance.harnesses.python.harness", "reference"],
-                         name="harness-python")
+    return HarnessTarget(command_of("harness-python"), name="harness-python")
 
 
 def java_harness() -> HarnessTarget:
-    from iceberg_conformance.harnesses.java import command
-
     files = sorted(str(p) for p in (TARGETS / "java").glob("known-failures-*.json"))
-    return HarnessTarget(command(), name="harness-java", known_failures_file=files)
+    return HarnessTarget(command_of("harness-java"), name="harness-java", known_failures_file=files)
 
 
 def js_harness() -> HarnessTarget:
-    from iceberg_conformance.harnesses.js import command
-
-    return HarnessTarget(command(), name="harness-js")
+    return HarnessTarget(command_of("harness-js"), name="harness-js")
