@@ -35,7 +35,8 @@ vector_suites=(suites/test_avro_schema.py suites/test_binary.py suites/test_comm
     suites/test_manifests.py suites/test_metadata.py suites/test_partition_spec_json.py suites/test_puffin.py
     suites/test_residuals.py suites/test_schema_json.py suites/test_transforms.py suites/test_value_json.py)
 java_suites=(suites/test_hash.py suites/test_transforms.py suites/test_binary.py suites/test_value_json.py
-    suites/test_schema_json.py suites/test_partition_spec_json.py suites/test_metadata.py)
+    suites/test_schema_json.py suites/test_partition_spec_json.py suites/test_metadata.py
+    suites/test_avro_schema.py suites/test_delete_planning.py)
 
 say "harness-check"
 for h in python java js; do

@@ -33,7 +33,8 @@ def java() -> Any:
 def test_java_harness_declares_only_what_it_implements(java: Any) -> None:
     assert java.name == "harness-java" and java.language == "java"
     assert java.capabilities == frozenset(
-        {"hash", "transform", "binary", "value-json", "schema-json", "partition-spec-json", "metadata"})
+        {"hash", "transform", "binary", "value-json", "schema-json", "partition-spec-json", "metadata",
+         "avro-schema", "delete-planning"})
     report = check(java.command)
     assert report.problems == [], report.text()
 
@@ -50,7 +51,7 @@ def test_java_harness_answers_with_iceberg_java(java: Any) -> None:
     with pytest.raises(Unsupported):
         java.hash("boolean", True)
     with pytest.raises(Unsupported, match="does not implement"):
-        java.call("avro_schema", {"type": "struct", "fields": []})
+        java.call("residual", {}, {}, True, {}, True)
 
 
 def test_js_harness_reads_golden_tables_unfiltered() -> None:

@@ -46,8 +46,8 @@ CHECKED: dict[str, tuple[str, ...]] = {
         "ValueJson"
     ),
     "harness-java": (
-        "BinarySerializing", "Hashing", "MetadataReading", "PartitionSpecJson", "SchemaJson",
-        "Transforming", "ValueJson"
+        "AvroSchemaMapping", "BinarySerializing", "DeletePlanning", "Hashing", "MetadataReading",
+        "PartitionSpecJson", "SchemaJson", "Transforming", "ValueJson"
     ),
     "harness-js": (
         "TableScanning",
