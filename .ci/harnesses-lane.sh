@@ -19,16 +19,8 @@ trap 'rm -rf "$work"' EXIT
 say() { echo "harnesses lane [$(( $(date +%s) - start ))s]: $*"; }
 rc=0
 
-if [ -z "${ICEBERG_CONFORMANCE_NODE_MODULES:-}" ]; then
-    node_dir="${TOX_ENV_DIR:-$PWD/.tox/harnesses}/node"
-    if [ ! -f "$node_dir/node_modules/icebird/package.json" ]; then
-        say "npm install icebird@0.3.1 into $node_dir"
-        mkdir -p "$node_dir"
-        timeout 300 npm install --silent --no-audit --no-fund --prefix "$node_dir" icebird@0.3.1 \
-            || say "npm install icebird failed (exit $?)"
-    fi
-    export ICEBERG_CONFORMANCE_NODE_MODULES="$node_dir"
-fi
+. .ci/icebird.sh
+icebird_modules "${TOX_ENV_DIR:-$PWD/.tox/harnesses}/node"
 
 vector_suites=(suites/test_avro_schema.py suites/test_binary.py suites/test_commit.py
     suites/test_delete_planning.py suites/test_evolution.py suites/test_expressions.py suites/test_hash.py

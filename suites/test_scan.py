@@ -220,7 +220,25 @@ def _unfiltered_params(config: pytest.Config) -> list[Any]:
 
 
 def test_scan(golden_dir: Path, table: str, filter_id: str, reader: str) -> None:
-    f = next(x for x in _filters()[table] if x["id"] == filter_id)
+    _judge_scan(golden_dir, table, next(x for x in _filters()[table] if x["id"] == filter_id), reader)
+
+
+#: the filter of test_scan_unfiltered
+UNFILTERED = {"id": "unfiltered", "filter": True, "description": "every row (no filter)",
+              "trap": "none: the whole snapshot, deletes applied"}
+
+
+def test_scan_unfiltered(golden_dir: Path, table: str, reader: str) -> None:
+    """Every live snapshot read without a filter holds the rows the generator recorded for it:
+    the scans of the targets named with ``--target`` beyond the built-in readers (whose
+    unfiltered reads ``suites/test_tables.py`` judges), so that a reader without a filter API is
+    judged too."""
+    _judge_scan(golden_dir, table, UNFILTERED, reader)
+
+
+def _judge_scan(golden_dir: Path, table: str, f: dict[str, Any], reader: str) -> None:
+    """Read every live snapshot of ``table`` whose schema binds filter ``f`` with ``reader``
+    and compare with the generator's rows where the filter holds."""
     doc = golden.load_expected(golden_dir, table)
     metadata = golden_dir / "warehouse" / doc["metadata"]
     schemas = schema_by_id(golden.read_metadata(metadata))
@@ -248,39 +266,11 @@ def test_scan(golden_dir: Path, table: str, filter_id: str, reader: str) -> None
         if d:
             problems.append(f"{where}: {len(expected)} of {len(snap['rows'])} rows match\n" + "\n".join(d)
                             + _files_of(metadata, snap["snapshot_id"], expected, rows))
-    assert cases, f"{table} > {filter_id}: the filter binds on no live snapshot"
+    assert cases, f"{table} > {f['id']}: the filter binds on no live snapshot"
     if problems:
         pytest.fail(f"reader:   {reader}\ntable:    {table} (v{doc['format_version']}: {doc['description']})\n"
-                    f"filter:   {filter_id}: {f['description']} ({json.dumps(f['filter'], ensure_ascii=False)})\n"
+                    f"filter:   {f['id']}: {f['description']} ({json.dumps(f['filter'], ensure_ascii=False)})\n"
                     f"trap:     {f['trap']}\nmetadata: {metadata}\n" + "\n".join(problems), pytrace=False)
-
-
-def test_scan_unfiltered(golden_dir: Path, table: str, reader: str) -> None:
-    """Every live snapshot read without a filter holds the rows the generator recorded for it:
-    the scans of the targets named with ``--target`` beyond the built-in readers (whose
-    unfiltered reads ``suites/test_tables.py`` judges), so that a reader without a filter API is
-    judged too. "Data files that match the query filter must be read by the scan." """
-    doc = golden.load_expected(golden_dir, table)
-    metadata = golden_dir / "warehouse" / doc["metadata"]
-    schemas = schema_by_id(golden.read_metadata(metadata))
-    problems = []
-    for snap in doc["snapshots"]:
-        if snap["expired"]:
-            continue
-        where = f"snapshot {snap['snapshot_id']} ({snap['label']}; ref {snap['ref']})"
-        try:
-            rows = read(reader, metadata, snap["snapshot_id"], schemas[snap["schema_id"]], True)
-        except (ReaderUnavailable, Unsupported) as e:
-            unsupported(reader, str(e))
-        except Exception as e:  # a reader crash on a valid table is a failure
-            problems.append(f"{where}: {reader} raised {type(e).__name__}: {str(e)[:500]}")
-            continue
-        d = diff_rows(snap["rows"], rows)
-        if d:
-            problems.append(f"{where}: {len(snap['rows'])} rows\n" + "\n".join(d[:20]))
-    if problems:
-        pytest.fail(f"reader:   {reader}\ntable:    {table} (v{doc['format_version']}: {doc['description']})\n"
-                    f"metadata: {metadata}\n" + "\n".join(problems), pytrace=False)
 
 
 # --- scan planning: which data files and delete files a scan reads ---------------------------
@@ -403,7 +393,7 @@ def test_plan(golden_dir: Path, table: str, filter_id: str, planner: str) -> Non
         advisories += [f"{where}: {x}" for x in a]
     if problems:
         pytest.fail(f"planner:  {planner}\ntable:    {table} (v{doc['format_version']}: {doc['description']})\n"
-                    f"filter:   {filter_id}: {f['description']} ({json.dumps(f['filter'], ensure_ascii=False)})\n"
+                    f"filter:   {f['id']}: {f['description']} ({json.dumps(f['filter'], ensure_ascii=False)})\n"
                     f"trap:     {f['trap']}\nmetadata: {metadata}\n" + "\n".join(problems), pytrace=False)
     if advisories:
         advisory(f"{planner} plans files it could prune: " + "; ".join(advisories[:3]))
