@@ -7,8 +7,8 @@
 // their outcomes must be identical (the harnesses lane compares them).
 //
 // Classpath: the Iceberg runtime jar (it carries a shaded Jackson, used here for JSON), Hadoop's
-// jars, the helper's compiled jar and this class; iceberg_conformance.harnesses.java compiles and
-// runs it. A template for another JVM implementation: replace answer() with calls of your own.
+// jars, the helper's compiled jar and this class; suites/targets/subprocess/builtin.py compiles
+// and runs it. A template for another JVM implementation: replace answer() with calls of your own.
 //
 // The helper's answers map onto replies:
 //   {"ok": true, "value": V}                 -> {"id": n, "result": V}

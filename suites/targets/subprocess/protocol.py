@@ -1,7 +1,7 @@
 """The harness protocol's operations: one request per method of the Protocols in ``suites/api.py``.
 
 :data:`OPERATIONS` is the one table the rest follows: the target that speaks the protocol
-(:mod:`.`), the Python harness (``harnesses/python``), ``harness-check`` and the JSON Schema
+(``suites/targets/subprocess``), the Python harness (``harnesses/python``), ``harness-check`` and the JSON Schema
 ``harnesses/protocol.schema.json`` (generated from this table by :func:`schema`; a test keeps the
 file and the table equal). ``docs/harness-protocol.md`` describes the same in words.
 
