@@ -20,17 +20,8 @@ say() { echo "consumers lane [$(( $(date +%s) - start ))s]: $*"; }
 say "golden tables"
 golden_tables "$work/golden"
 
-if [ -z "${ICEBERG_CONFORMANCE_NODE_MODULES:-}" ]; then
-    node_dir="${TOX_ENV_DIR:-$PWD/.tox/consumers}/node"
-    if [ ! -f "$node_dir/node_modules/icebird/package.json" ]; then
-        say "npm install icebird@0.3.1 into $node_dir"
-        mkdir -p "$node_dir"
-        # bounded: an unreachable registry ends here, and the icebird tests then fail (not skip)
-        timeout 300 npm install --silent --no-audit --no-fund --prefix "$node_dir" icebird@0.3.1 \
-            || say "npm install icebird failed (exit $?)"
-    fi
-    export ICEBERG_CONFORMANCE_NODE_MODULES="$node_dir"
-fi
+. .ci/icebird.sh
+icebird_modules "${TOX_ENV_DIR:-$PWD/.tox/consumers}/node"
 
 export ICEBERG_CONFORMANCE_CONSUMERS=all           # run the matrix; an absent engine fails
 export ICEBERG_CONFORMANCE_MATRIX_CELLS="$work/cells"

@@ -29,6 +29,10 @@
   the condition, with ``--compare`` against another engine (default ``reference``). Exit code:
   0 the reads agree, 1 rows differ or a read failed, 2 a usage error
   (:mod:`iceberg_conformance.suites.engines.command`).
+* ``iceberg-conformance harness-check COMMAND [--timeout S]`` speaks the harness protocol
+  (``docs/harness-protocol.md``) to the program COMMAND and says in plain words what it does
+  wrong (malformed replies, wrong ids, missing ``start`` fields, crashes, hangs) before any vector
+  runs. Exit code: 0 no problem, 1 problems (:mod:`iceberg_conformance.suites.targets.subprocess.check`).
 * ``iceberg-conformance export DIR`` writes the vectors and an ``index.json`` of every case,
   for implementations that consume the vectors with their own test runner;
   ``export --archive DIR [--golden G]`` writes the release archive for other languages
@@ -61,7 +65,7 @@ from iceberg_conformance.reference.rules import LEVELS, Rule, catalogue, spec_re
 from iceberg_conformance.statements import coverage
 from iceberg_conformance.suites.golden import filters as golden_filters
 from iceberg_conformance.suites.golden.registry import GOLDEN_ENV
-from iceberg_conformance.suites.targets import BUILTIN, DEFAULT_TARGET, EXTRAS
+from iceberg_conformance.suites.targets import BUILTIN, DEFAULT_TARGET, EXTRAS, NEEDS
 from iceberg_conformance.vectors.archive import build_archive, export_tree
 from iceberg_conformance.vectors.cases import case_files, load_file, vectors_root, vectors_version
 
@@ -328,6 +332,15 @@ def _coverage(args: argparse.Namespace, passthrough: list[str]) -> int:
     return 0
 
 
+def _harness_check(args: argparse.Namespace, passthrough: list[str]) -> int:
+    from iceberg_conformance.suites.targets.subprocess.check import check
+
+    command: str | list[str] = args.harness[0] if len(args.harness) == 1 else list(args.harness)
+    report = check(command, timeout=args.timeout)
+    print(report.text())
+    return 1 if report.problems else 0
+
+
 def _export(args: argparse.Namespace, passthrough: list[str]) -> int:
     if args.archive:
         golden_dir = args.golden or os.environ.get(GOLDEN_ENV)
@@ -375,10 +388,12 @@ def _run_epilog() -> str:
     """``run --help``'s closing text: the built-in targets and how arguments reach pytest."""
     width = max(len(n) for n in BUILTIN) + 2
     targets = [f"  {name:<{width}}" + (f"needs pip install 'iceberg-conformance[{EXTRAS[name]}]'" if name in EXTRAS
-                                        else "installed with the kit") + (" (the default)" if name == DEFAULT_TARGET else "")
+                                        else "installed with the kit")
+               + (f" and {NEEDS[name]}" if name in NEEDS else "") + (" (the default)" if name == DEFAULT_TARGET else "")
                for name in BUILTIN]
     return "\n".join([
         "built-in targets (--target NAME):", *targets,
+        f"  {'harness:COMMAND':<{width}}a program that speaks the harness protocol (docs/harness-protocol.md)",
         f"  {'MODULE:ATTR':<{width}}your own adapter: a class, factory or instance in an importable module",
         "",
         "pytest arguments: an option run does not know goes to pytest, and so does everything after --:",
@@ -441,6 +456,15 @@ def parser() -> argparse.ArgumentParser:
                         help=f"list the damage cases and exit (areas: {', '.join(AREAS)})")
     damage.add_argument("--json", action="store_true", help="with --check: the verdicts as JSON on stdout")
     damage.set_defaults(func=_damage)
+    hc = sub.add_parser("harness-check", help="speak the harness protocol to a program and say what it does wrong",
+                        description="Start COMMAND (one shell-like string, or the program and its arguments), "
+                                    "check its start reply, probe each operation of every capability it declares "
+                                    "and check each reply against the protocol (docs/harness-protocol.md). Exit "
+                                    "code: 0 no problem, 1 problems.")
+    hc.add_argument("harness", nargs="+", metavar="COMMAND")
+    hc.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                    help="seconds a reply may take (default 10)")
+    hc.set_defaults(func=_harness_check)
     export = sub.add_parser("export", help="write the vectors and an index of every case, or the release archive",
                             description="Write the vectors and an index.json of every case into a directory, for "
                                         "implementations that run the vectors with their own test runner; or, with "

@@ -179,9 +179,66 @@ def test_filters_make_enough_cases(golden_dir: Path) -> None:
     assert proper >= MIN_PROPER_SHARE * cases, f"only {proper} of {cases} cases select a non-empty proper subset"
 
 
-@pytest.mark.parametrize(("table", "filter_id", "reader"), _params())
+def _extra_readers(config: pytest.Config) -> tuple[str, ...]:
+    """The targets named with ``--target`` that declare ``table-scan`` and are not built-in
+    readers above (a harness, your own adapter): read like those."""
+    from iceberg_conformance.suites.api import TABLE_SCAN
+    from iceberg_conformance.suites.harness.plugin import TARGETS_KEY
+
+    return tuple(t.name for t in config.stash.get(TARGETS_KEY, [])
+                 if TABLE_SCAN in t.capabilities and t.name not in SCAN_READERS)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    extra = _extra_readers(metafunc.config)
+    if metafunc.function is test_scan:
+        metafunc.parametrize(("table", "filter_id", "reader"), _params("test_scan", SCAN_READERS + extra))
+    elif metafunc.function is test_scan_unfiltered:
+        metafunc.parametrize(("table", "reader"), _unfiltered_params(metafunc.config))
+
+
+def _unfiltered_params(config: pytest.Config) -> list[Any]:
+    """One param per (golden table, extra reader); a strict xfail where the consumer matrix knows
+    the implementation behind the reader (``implementation`` of a harness target, else its name)
+    to fail the table's full read (``suites/engines/known-failures-consumers.json``): the same
+    library read through a harness must fail and pass on the same tables."""
+    from iceberg_conformance.suites.harness import consumer_matrix
+    from iceberg_conformance.suites.harness.plugin import TARGETS_KEY
+
+    entries = consumer_matrix.known_failures()
+    out = []
+    for t in config.stash.get(TARGETS_KEY, []):
+        if t.name not in _extra_readers(config):
+            continue
+        implementation = getattr(t, "implementation", t.name)
+        for table in _filters():
+            e = consumer_matrix.find_entry(entries, table, implementation)
+            marks = [] if e is None else [pytest.mark.xfail(
+                reason=f"known failure of {implementation}: {e.get('reason')} ({e.get('upstream')})", strict=True)]
+            out.append(pytest.param(table, t.name, id=f"{table}-{t.name}", marks=marks))
+    return out
+
+
 def test_scan(golden_dir: Path, table: str, filter_id: str, reader: str) -> None:
-    f = next(x for x in _filters()[table] if x["id"] == filter_id)
+    _judge_scan(golden_dir, table, next(x for x in _filters()[table] if x["id"] == filter_id), reader)
+
+
+#: the filter of test_scan_unfiltered
+UNFILTERED = {"id": "unfiltered", "filter": True, "description": "every row (no filter)",
+              "trap": "none: the whole snapshot, deletes applied"}
+
+
+def test_scan_unfiltered(golden_dir: Path, table: str, reader: str) -> None:
+    """Every live snapshot read without a filter holds the rows the generator recorded for it:
+    the scans of the targets named with ``--target`` beyond the built-in readers (whose
+    unfiltered reads ``suites/test_tables.py`` judges), so that a reader without a filter API is
+    judged too."""
+    _judge_scan(golden_dir, table, UNFILTERED, reader)
+
+
+def _judge_scan(golden_dir: Path, table: str, f: dict[str, Any], reader: str) -> None:
+    """Read every live snapshot of ``table`` whose schema binds filter ``f`` with ``reader``
+    and compare with the generator's rows where the filter holds."""
     doc = golden.load_expected(golden_dir, table)
     metadata = golden_dir / "warehouse" / doc["metadata"]
     schemas = schema_by_id(golden.read_metadata(metadata))
@@ -209,10 +266,10 @@ def test_scan(golden_dir: Path, table: str, filter_id: str, reader: str) -> None
         if d:
             problems.append(f"{where}: {len(expected)} of {len(snap['rows'])} rows match\n" + "\n".join(d)
                             + _files_of(metadata, snap["snapshot_id"], expected, rows))
-    assert cases, f"{table} > {filter_id}: the filter binds on no live snapshot"
+    assert cases, f"{table} > {f['id']}: the filter binds on no live snapshot"
     if problems:
         pytest.fail(f"reader:   {reader}\ntable:    {table} (v{doc['format_version']}: {doc['description']})\n"
-                    f"filter:   {filter_id}: {f['description']} ({json.dumps(f['filter'], ensure_ascii=False)})\n"
+                    f"filter:   {f['id']}: {f['description']} ({json.dumps(f['filter'], ensure_ascii=False)})\n"
                     f"trap:     {f['trap']}\nmetadata: {metadata}\n" + "\n".join(problems), pytrace=False)
 
 
@@ -336,7 +393,7 @@ def test_plan(golden_dir: Path, table: str, filter_id: str, planner: str) -> Non
         advisories += [f"{where}: {x}" for x in a]
     if problems:
         pytest.fail(f"planner:  {planner}\ntable:    {table} (v{doc['format_version']}: {doc['description']})\n"
-                    f"filter:   {filter_id}: {f['description']} ({json.dumps(f['filter'], ensure_ascii=False)})\n"
+                    f"filter:   {f['id']}: {f['description']} ({json.dumps(f['filter'], ensure_ascii=False)})\n"
                     f"trap:     {f['trap']}\nmetadata: {metadata}\n" + "\n".join(problems), pytrace=False)
     if advisories:
         advisory(f"{planner} plans files it could prune: " + "; ".join(advisories[:3]))

@@ -89,11 +89,14 @@ def xfail_marks(entries: Iterable[KnownFailure], subject: str, who: str) -> list
 # --- a target's own files ----------------------------------------------------------------------
 
 def target_files(target: Any) -> list[Path]:
-    """The known-failure data files of a target (that exist): its ``known_failures_file``, else
+    """The known-failure data files of a target (that exist): its ``known_failures_file`` (a path
+    or a list of paths), else
     ``known-failures*.json`` inside its adapter package, or ``<module>.known-failures.json``
     beside an adapter module."""
     explicit = getattr(target, "known_failures_file", None)
-    if explicit is not None:
+    if isinstance(explicit, (list, tuple)):
+        paths = [Path(p) for p in explicit]
+    elif explicit is not None:
         paths = [Path(explicit)]
     else:
         module = inspect.getmodule(type(target))

@@ -15,15 +15,26 @@ import inspect
 from typing import Any
 
 from iceberg_conformance.suites.api import check_adapter
+from iceberg_conformance.suites.targets.subprocess import HarnessError, HarnessTarget, HarnessUnavailable
 
 BUILTIN = {
     "reference": "iceberg_conformance.suites.targets.reference:ReferenceTarget",
     "pyiceberg": "iceberg_conformance.suites.targets.pyiceberg:PyIcebergTarget",
     "pyiceberg-core": "iceberg_conformance.suites.targets.pyiceberg_core:PyIcebergCoreTarget",
     "java": "iceberg_conformance.suites.targets.java:JavaTarget",
+    # implementations behind the harness protocol (docs/harness-protocol.md), one subprocess each
+    "harness-python": "iceberg_conformance.suites.targets.subprocess.builtin:python_harness",
+    "harness-java": "iceberg_conformance.suites.targets.subprocess.builtin:java_harness",
+    "harness-js": "iceberg_conformance.suites.targets.subprocess.builtin:js_harness",
 }
+#: ``harness:COMMAND``: the program COMMAND speaks the harness protocol on stdin/stdout
+HARNESS_PREFIX = "harness:"
 #: the extra that installs what a built-in target needs (``pip install 'iceberg-conformance[EXTRA]'``)
-EXTRAS = {"pyiceberg": "pyiceberg", "pyiceberg-core": "pyiceberg-core", "java": "spark"}
+EXTRAS = {"pyiceberg": "pyiceberg", "pyiceberg-core": "pyiceberg-core", "java": "spark", "harness-java": "spark"}
+#: what a built-in harness needs outside Python
+NEEDS = {"harness-java": "a JDK 17 (javac, java)",
+         "harness-js": "node and icebird 0.3.1 (npm install --prefix DIR icebird@0.3.1; "
+                       "$ICEBERG_CONFORMANCE_NODE_MODULES=DIR)"}
 DEFAULT_TARGET = "reference"
 ENV_VAR = "ICEBERG_CONFORMANCE_TARGET"
 
@@ -33,7 +44,9 @@ class TargetLoadError(Exception):
 
 
 def load_target(spec: str) -> Any:
-    """The adapter object named by ``spec`` (a built-in name or ``module:attr``)."""
+    """The adapter object named by ``spec`` (a built-in name, ``harness:COMMAND`` or ``module:attr``)."""
+    if spec.startswith(HARNESS_PREFIX):
+        return _harness(spec, spec[len(HARNESS_PREFIX):])
     ref = BUILTIN.get(spec, spec)
     if ":" not in ref:
         raise TargetLoadError(
@@ -52,8 +65,20 @@ def load_target(spec: str) -> Any:
     except AttributeError:
         raise TargetLoadError(f"target {spec!r}: {module_name} has no attribute {attr!r}") from None
     if inspect.isclass(obj) or (callable(obj) and not hasattr(obj, "capabilities")):
-        obj = obj()
+        try:
+            obj = obj()
+        except HarnessUnavailable as e:
+            raise TargetLoadError(f"target {spec!r}: {e}") from None
     problems = check_adapter(obj)
     if problems:
         raise TargetLoadError(f"target {spec!r} does not match suites.api.Target: " + "; ".join(problems))
     return obj
+
+
+def _harness(spec: str, command: str) -> HarnessTarget:
+    if not command.strip():
+        raise TargetLoadError(f"target {spec!r}: harness: needs a command, e.g. 'harness:node harness.mjs'")
+    try:
+        return HarnessTarget(command)
+    except HarnessError as e:
+        raise TargetLoadError(f"target {spec!r}: {e}") from None

@@ -8,11 +8,14 @@ target declares, so they cannot drift apart.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from iceberg_conformance.suites import api
 from iceberg_conformance.suites.targets.reference import ReferenceTarget
 from iceberg_conformance.suites.targets.pyiceberg import PyIcebergTarget
 from iceberg_conformance.suites.targets.pyiceberg_core import PyIcebergCoreTarget
 from iceberg_conformance.suites.targets.java import JavaTarget
+from iceberg_conformance.suites.targets.subprocess import HarnessTarget
 
 #: target -> the Protocols checked below (one per declared capability)
 CHECKED: dict[str, tuple[str, ...]] = {
@@ -34,6 +37,15 @@ CHECKED: dict[str, tuple[str, ...]] = {
     "pyiceberg-core": (
         "Transforming",
     ),
+    # the harness targets are one class, HarnessTarget, checked against every Protocol below;
+    # these lists are what each built-in harness declares
+    "harness-java": (
+        "AvroSchemaMapping", "BinarySerializing", "DeletePlanning", "Hashing", "MetadataReading",
+        "PartitionSpecJson", "SchemaJson", "Transforming", "ValueJson"
+    ),
+    "harness-js": (
+        "TableScanning",
+    ),
     "java": (
         "AvroSchemaMapping", "BinarySerializing", "DeletePlanning", "ExpressionHandling", "Hashing",
         "ManifestPruning", "MetadataReading", "MetricsEvaluating", "PartitionSpecJson",
@@ -41,6 +53,8 @@ CHECKED: dict[str, tuple[str, ...]] = {
         "Transforming", "ValueJson"
     ),
 }
+#: the reference behind the protocol declares what the reference declares
+CHECKED["harness-python"] = CHECKED["reference"]
 
 
 def _reference(t: ReferenceTarget) -> None:
@@ -114,3 +128,19 @@ def _java(t: JavaTarget) -> None:
     _TableScanning: api.TableScanning = t
     _Transforming: api.Transforming = t
     _ValueJson: api.ValueJson = t
+
+
+class _EveryProtocol(
+        api.AvroSchemaMapping, api.BinarySerializing, api.BoundSerializing, api.CommitRetrying,
+        api.DeletePlanning, api.Evolving, api.ExpressionHandling, api.Hashing, api.ManifestChecking,
+        api.ManifestPruning, api.ManifestReading, api.ManifestWriting, api.MetadataReading,
+        api.MetricsEvaluating, api.PartitionSpecJson, api.Projecting, api.PuffinReading,
+        api.PuffinWriting, api.ResidualEvaluating, api.ScanPlanning, api.SchemaJson,
+        api.TableScanning, api.Transforming, api.ValueJson, Protocol
+):
+    """Every capability's Protocol: the harness target has every operation, and declares
+    those its harness declares."""
+
+
+def _harness(t: HarnessTarget) -> None:
+    _every: _EveryProtocol = t

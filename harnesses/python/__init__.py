@@ -1,0 +1,1 @@
+"""The Python harness: any in-process adapter (by default the reference) behind the protocol."""
