@@ -1327,11 +1327,13 @@ def encode_entry(entry: dict[str, Any], version: int, ptype: StructType) -> dict
 
 
 def manifest_bytes(manifest: dict[str, Any], *, codec: str = "null", sync: bytes | None = None,
-                   block_bytes: int | None = None) -> bytes:
+                   block_bytes: int | None = None, omit: tuple[int, ...] = ()) -> bytes:
     """The bytes of a manifest from its decoded form: ``{"format_version", "metadata":
     {header keys}, "entries": [...]}``. The partition struct type comes from the header's
     schema and partition spec. Deterministic. ``block_bytes``: see
-    :func:`~reference.avro.write_container`."""
+    :func:`~reference.avro.write_container`. ``omit``: ids of optional ``manifest_entry``
+    fields (1, 3, 4) left out of the file's schema, allowed only where every entry's value is
+    null (a reader then reads null: the value is inherited, "Manifest Entry Fields")."""
     version = int(manifest["format_version"])
     meta = dict(manifest["metadata"])
     schema = parse_type(json.loads(meta["schema"]))
@@ -1339,6 +1341,14 @@ def manifest_bytes(manifest: dict[str, Any], *, codec: str = "null", sync: bytes
     ptype = partition_type(json.loads(meta["partition-spec"]), schema)
     avro_schema = manifest_avro_schema(version, ptype)
     records = [encode_entry(e, version, ptype) for e in manifest["entries"]]
+    if omit:
+        names = {f.field_id: f.name for f in manifest_entry_type(version, ptype).fields if not f.required}
+        if not set(omit) <= set(names):
+            raise ValueError(f"only optional manifest_entry fields {sorted(names)} can be left out, not {sorted(omit)}")
+        if any(r[names[fid]] is not None for r in records for fid in omit):
+            raise ValueError("a manifest_entry field left out must be null in every entry (inherited)")
+        avro_schema["fields"] = [f for f in avro_schema["fields"] if f.get("field-id") not in omit]
+        records = [{k: v for k, v in r.items() if k not in {names[fid] for fid in omit}} for r in records]
     buf = io.BytesIO()
     kwargs: dict[str, Any] = {"codec": codec, "block_bytes": block_bytes}
     if sync is not None:

@@ -380,7 +380,8 @@ class TableBuilder:
     def __init__(self, location: str, version: int, fields: list[dict[str, Any]],
                  specs: list[list[dict[str, Any]]] | None = None, properties: dict[str, str] | None = None,
                  bounds: bool = False, row_group_size: int | None = None, snapshot_log: bool = True,
-                 list_version_key: bool = True, list_field_names: dict[int, str] | None = None) -> None:
+                 list_version_key: bool = True, list_field_names: dict[int, str] | None = None,
+                 entry_fields_omitted: tuple[int, ...] = (), list_partitions: bool = True) -> None:
         if version not in (2, 3):
             raise ValueError(f"TableBuilder writes format version 2 or 3, not {version}")
         self.location = os.path.abspath(location)
@@ -396,7 +397,16 @@ class TableBuilder:
         #: field id -> the name a manifest list's field takes instead of the spec's (fields are
         #: identified by id; e.g. the names Iceberg Java wrote before 1.4 for 504..506)
         self.list_field_names = dict(list_field_names or {})
+        #: ids of the optional manifest_entry fields (1 snapshot_id, 3 sequence_number, 4
+        #: file_sequence_number) left out of the schema of manifests whose entries are all ADDED
+        #: (their values are inherited, "Manifest Entry Fields"; BigQuery writes manifests so)
+        self.entry_fields_omitted = tuple(entry_fields_omitted)
+        #: write the optional ``partitions`` field summaries of the manifest list (507); without,
+        #: it is null ("Manifest Lists": optional)
+        self.list_partitions = list_partitions
         self.schemas: list[dict[str, Any]] = [{"type": "struct", "schema-id": 0, "fields": list(fields)}]
+        #: the highest field id of the schemas removed (:meth:`remove_unused_schemas`)
+        self.assigned_column_id = 0
         self.specs: list[dict[str, Any]] = [{"spec-id": i, "fields": f} for i, f in enumerate(specs or [[]])]
         self.default_spec_id = 0
         self.properties = dict(properties or {})
@@ -436,12 +446,12 @@ class TableBuilder:
                 if isinstance(f["type"], dict) and f["type"].get("type") == "struct":
                     out += ids(f["type"]["fields"])
             return out
-        return max(i for s in self.schemas for i in ids(s["fields"]))
+        return max([self.assigned_column_id] + [i for s in self.schemas for i in ids(s["fields"])])
 
     def add_column(self, field: dict[str, Any]) -> None:
         """"Schema Evolution": a new schema with ``field`` appended (a new metadata version)."""
         fields = self.schema["fields"] + [field]
-        self.schemas.append({"type": "struct", "schema-id": len(self.schemas), "fields": fields})
+        self.schemas.append({"type": "struct", "schema-id": self.schema["schema-id"] + 1, "fields": fields})
         self._write_metadata()
 
     def drop_column(self, name: str) -> None:
@@ -449,7 +459,17 @@ class TableBuilder:
         fields = [f for f in self.schema["fields"] if f["name"] != name]
         if len(fields) == len(self.schema["fields"]):
             raise ValueError(f"no top-level column {name!r} to drop")
-        self.schemas.append({"type": "struct", "schema-id": len(self.schemas), "fields": fields})
+        self.schemas.append({"type": "struct", "schema-id": self.schema["schema-id"] + 1, "fields": fields})
+        self._write_metadata()
+
+    def remove_unused_schemas(self) -> None:
+        """Remove every schema neither current nor of a snapshot the metadata lists (as the
+        expiry of snapshots may, "Schemas"), in a metadata version of its own; the files written
+        with a removed schema stay, read by field id. ``last-column-id`` keeps the highest id
+        ever assigned."""
+        used = {s.get("schema-id") for s in self.snapshots} | {self.schema["schema-id"]}
+        self.assigned_column_id = self.last_column_id()
+        self.schemas = [s for s in self.schemas if s["schema-id"] in used]
         self._write_metadata()
 
     def evolve_spec(self, fields: list[dict[str, Any]]) -> int:
@@ -720,8 +740,9 @@ class TableBuilder:
                       "partition-spec-id": str(spec_id), "format-version": str(self.version), "content": kind}
             name = f"manifest-{sid}-{content}{'-rewritten' if entries[0]['status'] != 1 else ''}.avro"
             mpath = os.path.join(self.meta_dir, name)
+            omit = self.entry_fields_omitted if all(e["status"] == 1 for e in entries) else ()
             length = manifests.write_manifest(mpath, {"format_version": self.version, "metadata": header,
-                                                      "entries": entries}, sync=_sync(name))
+                                                      "entries": entries}, sync=_sync(name), omit=omit)
             self.entries[mpath] = entries
 
             def count(status: int, what: str = "files") -> int:
@@ -737,7 +758,8 @@ class TableBuilder:
                                   "existing_rows_count": count(0, "rows"), "deleted_rows_count": count(2, "rows"),
                                   "partitions": manifests.summarize([e for e in entries if e["status"] != 2],
                                                                     manifests.partition_type(spec_fields,
-                                                                                             self._struct())),
+                                                                                             self._struct()))
+                                  if self.list_partitions else None,
                                   "key_metadata": None}
             new.append(mf)
         first_row_id = self.next_row_id

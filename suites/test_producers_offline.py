@@ -44,6 +44,8 @@ def test_table_of_other_producer_checks_clean_and_reads_as_expected(written: tup
     assert not errors, f"{table} ({doc['producer']}): the checker reports errors:\n" + "\n".join(errors)
     problems = []
     for snap in doc["snapshots"]:
+        if snap["expired"]:      # an expired snapshot has no rows to read
+            continue
         d = diff_rows(snap["rows"], list(scan(str(metadata), snap["snapshot_id"])))
         if d:
             problems.append(f"snapshot {snap['snapshot_id']} ({snap['label']}):\n" + "\n".join(d))

@@ -828,3 +828,163 @@ def trap_v1_snapshot_manifests(t: TableWriter) -> None:
     t.insert(more)
     t.expect("append 3", rows + more)
     _snapshots_list_manifests(t)
+
+
+# --- traps of the bug corpus, part 4a: reader bugs of ClickHouse, DuckDB, Daft and Impala --------
+
+DANGLING_ROWS: list[Row] = [{"id": i, "data": f"d{i}"} for i in range(1, 11)]
+
+
+@golden_table(name="trap_v2_dangling_deletes", format_version=2,
+              features=("v2", "position-deletes", "merge-on-read", "delete", "rewrite", "dangling-deletes", "trap"),
+              description="v2 trap table (Spark): 10 rows in one file, a merge-on-read DELETE of ids 3 and 7 (a "
+                          "position delete file), then rewrite_data_files: a new file of the 8 live rows while the "
+                          "delete file stays live, naming a data file no longer in the table (a count that "
+                          "subtracts every delete record is 6, not 8)")
+def trap_v2_dangling_deletes(t: TableWriter) -> None:
+    t.create([("id", "int"), ("data", "string")], properties={"write.delete.mode": "merge-on-read"})
+    t.insert(DANGLING_ROWS)
+    t.expect("append ids 1..10", DANGLING_ROWS)
+    t.sql("DELETE FROM {t} WHERE id IN (3, 7)")
+    rows = [r for r in DANGLING_ROWS if r["id"] not in (3, 7)]
+    t.expect("merge-on-read delete of ids 3, 7", rows)
+    # the rewrite applies the deletes to the rows it writes; it does not remove the delete file
+    # (remove-dangling-deletes is off by default), which then names only a removed data file
+    t.sql(f"CALL {t.catalog}.system.rewrite_data_files(table => '{t.namespace}.{t.spec.name}', "
+          "options => map('rewrite-all', 'true'))")
+    t.expect("rewrite_data_files: one file of the 8 live rows; the delete file stays live", rows)
+
+
+@golden_table(name="trap_v2_identity_added", format_version=2,
+              features=("v2", "added-partition-field", "identity", "trap"),
+              description="v2 trap table (Spark): unpartitioned spec 0 with one file holding dt a, b and null, "
+                          "then identity(dt) added (spec 1) and a file of dt a and c: a filter on dt must still "
+                          "filter the rows of the spec-0 file, which has no partition value to prune by")
+def trap_v2_identity_added(t: TableWriter) -> None:
+    t.create([("id", "int"), ("dt", "string"), ("x", "int")])
+    first: list[Row] = [{"id": 1, "dt": "a", "x": 1}, {"id": 2, "dt": "b", "x": 3}, {"id": 3, "dt": None, "x": 5}]
+    t.insert(first)
+    t.expect("spec 0 (unpartitioned): dt a, b, null in one file", first)
+    t.sql("ALTER TABLE {t} ADD PARTITION FIELD dt")
+    more: list[Row] = [{"id": 4, "dt": "a", "x": 6}, {"id": 5, "dt": "c", "x": 7}]
+    t.insert(more)
+    t.expect("spec 1 identity(dt): dt a, c", first + more)
+
+
+@golden_table(name="trap_v2_empty_snapshot", format_version=2,
+              features=("v2", "empty-snapshot", "trap"),
+              description="v2 trap table (Spark): an INSERT of no rows commits a snapshot whose manifest list "
+                          "holds no manifest (an Avro file with a header and no data block), then an append")
+def trap_v2_empty_snapshot(t: TableWriter) -> None:
+    t.create([("id", "int"), ("data", "string")])
+    t.sql("INSERT INTO {t} SELECT * FROM VALUES (1, 'a') AS v(id, data) WHERE false")
+    t.expect("an INSERT of no rows", [])
+    rows: list[Row] = [{"id": 1, "data": "a"}, {"id": 2, "data": None}]
+    t.insert(rows)
+    t.expect("append 1, 2", rows)
+
+
+@golden_table(name="trap_v2_manifest_entry_inherited", format_version=2, producer="reference",
+              features=("v2", "equality-deletes", "inherited-sequence-numbers", "trap"),
+              description="v2 trap table (reference writer): manifests whose Avro schema has no snapshot_id, "
+                          "sequence_number and file_sequence_number (optional fields, every entry ADDED: the values "
+                          "are inherited from the manifest list, as BigQuery writes them); ids 1..5, an equality "
+                          "delete of id 5 (sequence number 2), then ids 5, 6 again (sequence number 3: not deleted)")
+def trap_v2_manifest_entry_inherited(w: ReferenceWriter) -> None:
+    t = w.create([_rf(1, "id", "long", True), _rf(2, "data", "string")], bounds=True,
+                 entry_fields_omitted=(1, 3, 4))
+    rows: list[Row] = [{"id": i, "data": f"d{i}"} for i in range(1, 6)]
+    t.append(rows)
+    w.expect("append 1..5", rows)
+    # "Equality Delete Files": applies to data files of a strictly lower data sequence number
+    t.equality_delete([{"id": 5}], ["id"])
+    rows = [r for r in rows if r["id"] != 5]
+    w.expect("equality delete id = 5 (sequence number 2)", rows)
+    more: list[Row] = [{"id": 5, "data": "again"}, {"id": 6, "data": "d6"}]
+    t.append(more)
+    w.expect("append 5, 6 (sequence number 3: the delete does not apply)", rows + more)
+
+
+@golden_table(name="trap_v2_list_no_partition_summaries", format_version=2, producer="reference",
+              features=("v2", "identity", "no-partition-summaries", "trap"),
+              description="v2 trap table (reference writer): partitioned by identity(p), manifest lists whose "
+                          "optional partitions field (field summaries) is null; two appends in two partitions")
+def trap_v2_list_no_partition_summaries(w: ReferenceWriter) -> None:
+    t = w.create([_rf(1, "id", "long", True), _rf(2, "p", "string")],
+                 [[{"source-id": 2, "field-id": 1000, "name": "p", "transform": "identity"}]], bounds=True,
+                 list_partitions=False)
+    rows: list[Row] = [{"id": 1, "p": "a"}, {"id": 2, "p": "a"}]
+    t.append(rows)
+    w.expect("append p = a", rows)
+    more: list[Row] = [{"id": 3, "p": "b"}, {"id": 4, "p": None}]
+    t.append(more)
+    w.expect("append p = b and null", rows + more)
+
+
+@golden_table(name="trap_v2_dropped_column_schema_removed", format_version=2, producer="reference",
+              features=("v2", "drop", "removed-schema", "expire-snapshots", "trap"),
+              description="v2 trap table (reference writer): a file written with columns id, extra, data; extra "
+                          "dropped, another append, the older snapshot expired and its schema removed: the file "
+                          "holds a column (field 2) no schema of the metadata has")
+def trap_v2_dropped_column_schema_removed(w: ReferenceWriter) -> None:
+    t = w.create([_rf(1, "id", "long", True), _rf(2, "extra", "string"), _rf(3, "data", "string")], bounds=True)
+    first: list[Row] = [{"id": 1, "extra": "x", "data": "a"}, {"id": 2, "extra": None, "data": "b"}]
+    t.append(first)
+    w.expect("append with extra", first)
+    t.drop_column("extra")
+    more: list[Row] = [{"id": 3, "data": "c"}]
+    t.append(more)
+    w.expect("extra dropped, append", [{"id": r["id"], "data": r["data"]} for r in first] + more)
+    t.expire_snapshots()
+    t.remove_unused_schemas()
+
+
+@golden_table(name="trap_v1_existing_deleted", format_version=1,
+              features=("v1", "identity", "delete", "existing-entries", "deleted-entries", "trap"),
+              description="v1 trap table (Spark): one append writes the files of partitions a and b into one "
+                          "manifest; a DELETE of partition b rewrites it with b's file DELETED and a's EXISTING (v1 "
+                          "manifest entries have no sequence numbers)")
+def trap_v1_existing_deleted(t: TableWriter) -> None:
+    t.create([("id", "int"), ("p", "string")], partitioned_by="p", properties={"write.spark.fanout.enabled": "true"})
+    rows: list[Row] = [{"id": 1, "p": "a"}, {"id": 2, "p": "a"}, {"id": 3, "p": "b"}, {"id": 4, "p": "b"}]
+    t.insert(rows)
+    t.expect("one append: the files of partitions a and b in one manifest", rows)
+    t.sql("DELETE FROM {t} WHERE p = 'b'")
+    rows = [r for r in rows if r["p"] != "b"]
+    t.expect("delete of partition b: b's file DELETED, a's EXISTING", rows)
+
+
+MONTH_ROWS: list[Row] = [{"id": i, "ts": ts} for i, ts in enumerate(
+    ["2025-01-03T10:00:00.000000", "2025-01-10T00:00:00.000000", "2025-01-17T12:30:00.000000",
+     "2025-01-24T23:59:59.999999", "2025-01-31T23:59:59.999999", "2025-02-01T00:00:00.000000",
+     "2025-02-14T08:00:00.000000", "2025-02-28T23:59:59.999999", "2025-03-01T00:00:00.000000",
+     "2025-03-15T16:45:00.000000"], start=1)]
+
+
+@golden_table(name="trap_v2_month_boundary", format_version=2,
+              features=("v2", "month", "trap"),
+              description="v2 trap table (Spark): partitioned by month(ts), rows on several days of 2025-01, "
+                          "2025-02 and 2025-03, one at exactly 2025-02-01T00:00 and the last microsecond before it: "
+                          "months far from the epoch, whose count of months is not a count of days")
+def trap_v2_month_boundary(t: TableWriter) -> None:
+    t.create([("id", "int"), ("ts", "timestamp")], partitioned_by="months(ts)",
+             properties={"write.spark.fanout.enabled": "true"})
+    t.insert(MONTH_ROWS)
+    t.expect("one append: three month partitions", MONTH_ROWS)
+
+
+@golden_table(name="trap_v2_existing_expired", format_version=2,
+              features=("v2", "existing-entries", "expire-snapshots", "trap"),
+              description="v2 trap table (Spark): manifests merged on the second append (min-count-to-merge 2), "
+                          "so the first file is an EXISTING entry whose snapshot_id names the first snapshot; then "
+                          "that snapshot is expired: the entry outlives the snapshot that added it")
+def trap_v2_existing_expired(t: TableWriter) -> None:
+    t.create([("id", "int"), ("data", "string")],
+             properties={"commit.manifest-merge.enabled": "true", "commit.manifest.min-count-to-merge": "2"})
+    first: list[Row] = [{"id": 1, "data": "a"}, {"id": 2, "data": "b"}]
+    t.insert(first)
+    t.expect("append 1, 2", first)
+    more: list[Row] = [{"id": 3, "data": "c"}]
+    t.insert(more)
+    t.expect("append 3: one merged manifest, the first file EXISTING", first + more)
+    _expire(t)
