@@ -10,6 +10,10 @@ see ``suites/targets/README.md``.
 
 from __future__ import annotations
 
+from iceberg_conformance import refuse_old_name
+
+refuse_old_name(__name__, "iceberg_conformance.suites.targets")
+
 import importlib
 import inspect
 import os
