@@ -209,7 +209,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         if not targets:
             # nothing to generate: pytest would make one placeholder of an empty parameter set;
             # pytest_collection_modifyitems deselects it
-            metafunc.config.stash[NO_TARGET_KEY].add((metafunc.definition.parent.nodeid, metafunc.definition.name))
+            parent = metafunc.definition.parent
+            metafunc.config.stash[NO_TARGET_KEY].add((parent.nodeid if parent else "", metafunc.definition.name))
         metafunc.parametrize("target", targets, ids=[t.name for t in targets])
         if not targets:
             return
