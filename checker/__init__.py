@@ -10,6 +10,11 @@ one check run knows and has read) -> :mod:`.plan` (the work as picklable units) 
 elsewhere) -> :mod:`.report` (findings grouped by cause, as text and JSON).
 """
 
+from iceberg_conformance import refuse_old_name
+
+refuse_old_name(__name__, "iceberg_conformance.checker")
+
+
 from iceberg_conformance.checker.check import check_table, run_unit, TableResult
 from iceberg_conformance.checker.find import find_tables
 from iceberg_conformance.checker.plan import plan_units, Unit

@@ -77,6 +77,12 @@ class LiveDigest:
     dvs: list[tuple[str, int]] = field(default_factory=list)
     #: (content key, snapshot_id as stored) of each ADDED position delete entry without content_offset
     added_position_files: list[tuple[str, Any]] = field(default_factory=list)
+    #: False when the manifest could not be read to its end (its live files are not all known)
+    complete: bool = True
+
+
+#: rules whose finding on a manifest means its entries were not all read
+UNREAD_MANIFEST = ("avro.unreadable",)
 
 
 def live_digest(entries: list[dict[str, Any]]) -> LiveDigest:
@@ -105,7 +111,12 @@ def live_digest(entries: list[dict[str, Any]]) -> LiveDigest:
 def digest_of(run: CheckRun, local: str) -> LiveDigest:
     """The live digest of a manifest: from its manifest unit if it ran, else decoded here."""
     got = run.digests.get(local)
-    return got if isinstance(got, LiveDigest) else live_digest(run.manifest(local)[0])
+    if isinstance(got, LiveDigest):
+        return got
+    entries, found = run.manifest(local)
+    d = live_digest(entries)
+    d.complete = not any(f.rule in UNREAD_MANIFEST for f in found)
+    return d
 
 
 def id_key(value: Any) -> Any:

@@ -4,7 +4,9 @@ A condition that holds for many files is one group: its rule, severity, level, t
 sentence, a count and a few examples (file, location, message). A root violation carries its
 consequences as counts: when a table has a finding of a root rule, findings of the rules that
 follow from it (:data:`CONSEQUENCES`) are folded into the root's group instead of being listed
-one by one.
+one by one. A finding that the table's format version is not known (:data:`ROOTS_OF_ALL`) is
+the root of every other finding of its table. Roots come first. Each group says what to do
+(:data:`WHAT_TO_DO`, per rule family).
 """
 
 from __future__ import annotations
@@ -37,6 +39,48 @@ CONSEQUENCES: dict[str, tuple[str, ...]] = {
     "files.manifest-missing": ("files.manifest-list-missing",),
 }
 
+#: rules whose finding means the table's format version is not known: the checker judged the
+#: rest of the table under an assumed version (v1), so every other finding follows from it
+ROOTS_OF_ALL = ("metadata.format-version",)
+
+#: what to do about a finding, per rule family (the rule id's first part); a writer's bug is
+#: fixed in the writer, the table itself by rewriting what is wrong with a conforming writer
+WHAT_TO_DO: dict[str, str] = {
+    "metadata": "fix the writer of the table metadata file, then commit new metadata written by a conforming "
+                "writer (a metadata-only rewrite); readers may refuse or misread the table until then",
+    "snapshot": "fix the writer that committed the snapshot; the snapshot's summary or manifest list must be "
+                "rewritten (a new snapshot by a conforming writer, e.g. rewrite_manifests)",
+    "manifests": "fix the writer of the manifest; rewrite the table's manifests with a conforming writer "
+                 "(e.g. rewrite_manifests) so readers plan from correct entries",
+    "files": "restore the missing or wrong file, or correct what the metadata records about it; a file "
+             "outside the table is read only with --allow-root DIR",
+    "avro": "fix the writer of the Avro file (manifest or manifest list); rewrite the file with a conforming "
+            "writer; an unreadable file must be restored from a copy",
+    "data": "fix the writer of the data file or of its manifest entry; rewrite the affected data files "
+            "(e.g. rewrite_data_files) so the file and its metadata agree",
+    "parquet": "fix the Parquet writer (field ids, types, annotations); rewrite the affected files with a "
+               "conforming writer, or add schema.name-mapping.default for files without field ids",
+    "orc": "fix the ORC writer (field ids, attributes, types); rewrite the affected files with a conforming writer",
+    "arrow": "fix the Arrow schema the writer produced (field ids, type mapping)",
+    "deletes": "fix the writer of the delete file; rewrite it (e.g. rewrite_position_delete_files) or "
+               "compact the data it applies to",
+    "dv": "fix the writer of the deletion vector; rewrite the Puffin file and the manifest entries that point into it",
+    "puffin": "fix the Puffin writer; rewrite the file (statistics can be recomputed, deletion vectors rewritten)",
+    "schema": "fix the schema the writer committed; evolve the schema to a valid one in a new metadata file",
+    "types": "fix the type in the schema the writer committed; evolve it to a valid type in a new metadata file",
+    "partition": "fix the partition spec the writer committed; add a valid spec (partition evolution) and "
+                 "rewrite data under it",
+    "transforms": "fix the transform in the partition spec or sort order; evolve to a valid one",
+    "evolution": "fix the schema or spec change the writer made; revert it in a new metadata file",
+    "binary": "fix the writer's single-value serialization (bounds, partition values); rewrite the manifests",
+    "values": "fix the writer's JSON single-value form (defaults, bounds in JSON)",
+    "expressions": "fix the expression the client sent; bind it against the table's schema first",
+    "scan": "fix the reader's scan planning or projection",
+    "commit": "fix the committer: retry against the table's new state and validate the conflict",
+    "checker": "a part of the table was not checked: read the message, give --allow-root or the missing "
+               "access, and run the check again",
+}
+
 EXAMPLES = 5
 SEVERITIES = ("error", "warning", "info")
 
@@ -61,9 +105,14 @@ class Group:
         rule = catalogue().get(self.rule)
         return {"rule": self.rule, "severity": self.severity, "count": self.count,
                 "level": rule.level if rule else None, "section": rule.section if rule else self.clause,
-                "quote": rule.quote if rule else None,
+                "quote": rule.quote if rule else None, "what_to_do": what_to_do(self.rule),
                 "examples": [f.to_json() for f in self.findings[:EXAMPLES]],
                 "consequences": dict(self.consequences)}
+
+
+def what_to_do(rule: str) -> str:
+    """The short "what to do" line of a rule's family."""
+    return WHAT_TO_DO.get(rule.split(".", 1)[0], "fix the writer that produced this; see the rule's spec sentence")
 
 
 def _is_root(rule: str, roots: tuple[str, ...]) -> bool:
@@ -81,7 +130,13 @@ def group(findings: list[Finding], omitted: dict[tuple[str, str], int] | None = 
         if (rule, sev) in groups:
             groups[(rule, sev)].omitted += n
     present = {rule for rule, _sev in groups}
+    root_of_all = next((groups[(r, "error")] for r in ROOTS_OF_ALL if (r, "error") in groups), None)
     for (rule, sev), g in list(groups.items()):
+        if root_of_all is not None:
+            if g is not root_of_all:
+                root_of_all.consequences[rule] = root_of_all.consequences.get(rule, 0) + g.count
+                del groups[(rule, sev)]
+            continue
         roots = CONSEQUENCES.get(rule)
         if not roots:
             continue
@@ -93,7 +148,8 @@ def group(findings: list[Finding], omitted: dict[tuple[str, str], int] | None = 
             continue
         target.consequences[rule] = target.consequences.get(rule, 0) + g.count
         del groups[(rule, sev)]
-    return sorted(groups.values(), key=lambda g: (SEVERITIES.index(g.severity), -g.count, g.rule))
+    # roots first: within a severity, a group with consequences before the others
+    return sorted(groups.values(), key=lambda g: (SEVERITIES.index(g.severity), not g.consequences, -g.count, g.rule))
 
 
 def counts(findings: list[Finding], omitted: dict[tuple[str, str], int] | None = None) -> dict[str, int]:
@@ -149,8 +205,11 @@ def render_text(results: list[TableResult]) -> str:
                 lines.append(f"      {_where(f)}: {f.message}")
             if g.count > EXAMPLES:
                 lines.append(f"      ... and {g.count - EXAMPLES} more like these")
+            if g.consequences:
+                lines.append(f"      {sum(g.consequences.values())} consequence(s) follow from this and are not listed:")
             for rule_id, n in sorted(g.consequences.items()):
-                lines.append(f"      consequence: {n} [{rule_id}] finding(s) follow from this and are not listed")
+                lines.append(f"      consequence: {n} [{rule_id}] finding(s)")
+            lines.append(f"      what to do: {what_to_do(g.rule)}")
     if not results:
         lines.append("no tables found")
     return "\n".join(lines)

@@ -90,6 +90,8 @@ def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
     report.mkdir(parents=True, exist_ok=True)
     for stale in ("matrix.md", "matrix.json", "matrix.html", "junit.xml"):  # never show an earlier run's
         (report / stale).unlink(missing_ok=True)
+    # the spec coverage page beside the matrix (which links it)
+    (report / "coverage.html").write_text(coverage.render_html(coverage.collect()), encoding="utf-8")
     # the CLI has imported the kit before pytest loads its plugin: no assertion rewriting there
     argv = [str(SUITES), "-W", "ignore::pytest.PytestAssertRewriteWarning", "-p", "no:cacheprovider",
             "--conformance-report", str(report), f"--junitxml={report / 'junit.xml'}", "-q", "-rfE"]
@@ -102,7 +104,7 @@ def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
     if matrix.exists():
         print("\niceberg-conformance: target x area")
         print(matrix.read_text(encoding="utf-8"), end="")
-        print(f"report: {report / 'matrix.html'} (also matrix.md, matrix.json, junit.xml)")
+        print(f"report: {report / 'matrix.html'} (also matrix.md, matrix.json, junit.xml, coverage.html)")
     return code
 
 

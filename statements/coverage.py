@@ -171,6 +171,38 @@ def render_text(rep: dict[str, Any], show: int | None = None) -> str:
     return "\n".join(out)
 
 
+def render_html(rep: dict[str, Any]) -> str:
+    """The coverage page of a report folder (``coverage.html`` beside ``matrix.html``): one
+    self-contained page, the sections' figures and the unchecked MUST statements with why."""
+    import html
+    e = html.escape
+
+    def bar(n: int, d: int) -> str:
+        share = n / d if d else 1.0
+        return (f'<svg width="120" height="10" role="img" aria-label="{pct(n, d)}%"><rect width="120" height="10" '
+                f'fill="#eee"/><rect width="{120 * share:.1f}" height="10" fill="#3a9d3a"/></svg>')
+    rows = "".join(
+        f"<tr><td>{e(name)}</td><td>{t['statements']}</td><td>{t['checked']}</td>"
+        f"<td>{t['must']['checked']}/{t['must']['all']}</td><td>{bar(t['must']['checked'], t['must']['all'])}</td></tr>"
+        for name, t in rep["areas"].items())
+    unchecked = "".join(
+        f"<li><b>{e(r['id'])}</b> [{e(r['level'])}; {e(r['reason'])}] {e(r['quote'])}"
+        + (f"<br><small>why: {e(r['why'])}</small>" if r["why"] else "") + "</li>" for r in rep["unchecked_must"])
+    figures = "".join(
+        f"<p><b>{name.upper()} coverage: {rep[name]['checked']}/{rep[name]['all']} = {rep[name]['coverage_percent']}%</b> "
+        f"({rep[name]['coverage_of_testable_percent']}% of those not untestable or out of scope)</p>"
+        for name in ("must", "should"))
+    docs = "; ".join(f"{DOC_NAMES[k]} ({v['revision'][:12]})" for k, v in rep["documents"].items())
+    return f"""<!doctype html><html lang="en"><meta charset="utf-8"><title>iceberg-conformance: spec coverage</title>
+<style>body{{font:14px system-ui,sans-serif;margin:1.5em;color:#222}}table{{border-collapse:collapse}}
+td,th{{border:1px solid #ccc;padding:.3em .5em}}td:nth-child(n+2){{text-align:right}}li{{margin:.3em 0}}</style>
+<h1>Spec coverage</h1><p>Statements of {e(docs)}: which the kit checks (checker rules, vectors, damage
+cases, golden tables). <a href="matrix.html">back to the matrix</a></p>{figures}
+<table><tr><th>section</th><th>statements</th><th>checked</th><th>MUST checked</th><th></th></tr>{rows}</table>
+<h2>Unchecked MUST statements ({len(rep["unchecked_must"])})</h2><ul>{unchecked}</ul></html>
+"""
+
+
 def render_readme(rep: dict[str, Any]) -> str:
     """The README's "What is covered" table (Markdown)."""
     lines = ["| Section | Statements | MUST checked | SHOULD checked | Unchecked: untestable / out of scope / not yet |",

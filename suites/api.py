@@ -25,7 +25,12 @@ capability in general (e.g. a type it has not implemented); that is reported UNS
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from iceberg_conformance import refuse_old_name
+
+refuse_old_name(__name__, "iceberg_conformance.suites.api")
+
+from contextlib import contextmanager
+from typing import Any, ClassVar, Iterator, Protocol, runtime_checkable
 
 JSON = Any
 
@@ -451,13 +456,68 @@ CAPABILITY_PROTOCOLS: dict[str, type] = {
 }
 
 
+# --- helpers for adapters: the boundary's forms read and written by the reference ---------
+
+@contextmanager
+def rejecting() -> Iterator[None]:
+    """Turn the reference's refusal (a ``SpecViolation``) into :class:`Rejected`, keeping its
+    rule id: for an adapter that calls the reference (or wraps the ``reference`` target)."""
+    from iceberg_conformance.reference.errors import SpecViolation
+    try:
+        yield
+    except SpecViolation as e:
+        raise Rejected(str(e), rule=e.rule) from e
+
+
+def parse_type(type_json: JSON) -> Any:
+    """The reference's type (``iceberg_conformance.reference.types.IcebergType``) of a boundary
+    type: an Iceberg type string or an Appendix C JSON object; :class:`Rejected` when invalid."""
+    from iceberg_conformance.reference.types import parse_type as parse
+    with rejecting():
+        return parse(type_json)
+
+
+def parse_value(type_json: JSON, value: JSON) -> Any:
+    """The Python value of a boundary value (JSON single-value form) of a boundary type, as the
+    reference holds it (int for int, long, date, time and timestamps; ``Decimal``; ``bytes``;
+    ``uuid.UUID``; ...; ``None`` for null); :class:`Rejected` when it is not of the type."""
+    from iceberg_conformance.reference.values import value_from_json
+    with rejecting():
+        return value_from_json(parse_type(type_json), value)
+
+
+def value_to_json(type_json: JSON, value: Any) -> JSON:
+    """The boundary form (JSON single-value form) of a Python value as :func:`parse_value` gives it."""
+    from iceberg_conformance.reference.values import value_to_json as to_json
+    with rejecting():
+        return to_json(parse_type(type_json), value)
+
+
+#: the module of the built-in targets: an adapter deriving from one of their classes must name
+#: itself and say whether it reports the kit's rule ids (see :func:`check_adapter`)
+BUILTIN_TARGETS = "iceberg_conformance.suites.targets."
+#: what such an adapter must set in a class of its own
+OWN_ATTRIBUTES = ("name", "reports_rules")
+
+
 def check_adapter(target: object) -> list[str]:
     """Problems with an adapter object: missing attributes, or a declared capability whose
-    methods are missing. ``[]`` when it conforms."""
+    methods are missing, or a built-in target's ``name`` or ``reports_rules`` inherited by a
+    subclass (the name ``reference`` leaves out the differential properties, which compare a
+    target with the reference; ``reports_rules`` makes a refusal for another rule a failure).
+    ``[]`` when it conforms."""
     problems = []
     if not isinstance(target, Target):
         problems.append("it lacks name, capabilities or version (see suites.api.Target)")
         return problems
+    cls = type(target)
+    if not cls.__module__.startswith(BUILTIN_TARGETS):
+        own = [c for c in cls.__mro__ if not c.__module__.startswith(BUILTIN_TARGETS) and c is not object]
+        for attr in OWN_ATTRIBUTES:
+            if hasattr(cls, attr) and not any(attr in vars(c) for c in own):
+                problems.append(f"{cls.__name__} inherits {attr} = {getattr(cls, attr)!r} from a built-in target: "
+                                f"set {attr} in {cls.__name__} (" + ("its own name" if attr == "name" else
+                                "True only if every Rejected it raises carries the kit's rule id") + ")")
     for cap in sorted(target.capabilities):
         proto = CAPABILITY_PROTOCOLS.get(cap)
         if proto is None:

@@ -20,7 +20,14 @@ from iceberg_conformance.suites.api import Rejected
 from iceberg_conformance.suites.targets.reference import ReferenceTarget
 
 
-class SignedModuloBucket(ReferenceTarget):  # type: ignore[misc,valid-type]
+class _Broken(ReferenceTarget):  # type: ignore[misc,valid-type]
+    """The reference with one bug: each subclass names itself; its refusals are still the
+    reference's, with the kit's rule ids."""
+
+    reports_rules = True
+
+
+class SignedModuloBucket(_Broken):
     """bucket[N] as ``hash % N`` with a truncating (C/Java) remainder: negative buckets."""
 
     name: ClassVar[str] = "broken-signed-modulo"
@@ -33,7 +40,7 @@ class SignedModuloBucket(ReferenceTarget):  # type: ignore[misc,valid-type]
         return h - n * int(h / n)  # truncating division, as `%` in C and Java
 
 
-class LittleEndianUuid(ReferenceTarget):  # type: ignore[misc,valid-type]
+class LittleEndianUuid(_Broken):
     """UUIDs serialized little-endian (``uuid.UUID.bytes_le``), both ways."""
 
     name: ClassVar[str] = "broken-uuid-little-endian"
@@ -49,7 +56,7 @@ class LittleEndianUuid(ReferenceTarget):  # type: ignore[misc,valid-type]
         return super().from_bytes(type_, data)
 
 
-class CrashInsteadOfReject(ReferenceTarget):  # type: ignore[misc,valid-type]
+class CrashInsteadOfReject(_Broken):
     """Fails on invalid schemas with an unrelated exception: a crash is not a rejection."""
 
     name: ClassVar[str] = "broken-crash"
@@ -61,7 +68,7 @@ class CrashInsteadOfReject(ReferenceTarget):  # type: ignore[misc,valid-type]
             raise AttributeError("'NoneType' object has no attribute 'fields'") from None
 
 
-class LenientZulu(ReferenceTarget):  # type: ignore[misc,valid-type]
+class LenientZulu(_Broken):
     """Reads a timestamptz JSON value ending in ``Z`` as UTC (a reader's leniency: the spec's
     ``+00:00`` binds the stored form; nothing says a reader must refuse ``Z``). Writes right."""
 
@@ -73,7 +80,7 @@ class LenientZulu(ReferenceTarget):  # type: ignore[misc,valid-type]
         return super().value_json_roundtrip(type_, value)
 
 
-class ZuluWriter(ReferenceTarget):  # type: ignore[misc,valid-type]
+class ZuluWriter(_Broken):
     """Writes timestamptz JSON values with ``Z`` instead of ``+00:00``: a writer that breaks the
     spec's "must be '+00:00'"."""
 
@@ -86,7 +93,7 @@ class ZuluWriter(ReferenceTarget):  # type: ignore[misc,valid-type]
         return out
 
 
-class LittleEndianUuidBucket(ReferenceTarget):  # type: ignore[misc,valid-type]
+class LittleEndianUuidBucket(_Broken):
     """bucket[N] of a uuid hashes its little-endian bytes (Appendix B hashes the 16 big-endian
     bytes): caught by the hash vectors read through ``bucket[2147483647]``."""
 
@@ -101,7 +108,7 @@ class LittleEndianUuidBucket(ReferenceTarget):  # type: ignore[misc,valid-type]
         return (mmh3.hash(uuid.UUID(value).bytes_le) & 0x7FFFFFFF) % int(m.group(1))
 
 
-class KeepsEveryPredicate(ReferenceTarget):  # type: ignore[misc,valid-type]
+class KeepsEveryPredicate(_Broken):
     """Returns the row filter itself as every partition's residual: sound (the filter agrees with
     itself on every row), never tight."""
 
@@ -111,7 +118,7 @@ class KeepsEveryPredicate(ReferenceTarget):  # type: ignore[misc,valid-type]
         return expr
 
 
-class NullsFirstResidual(ReferenceTarget):  # type: ignore[misc,valid-type]
+class NullsFirstResidual(_Broken):
     """Decides an order comparison on a null partition value as if nulls came first (null < 5
     true), as Iceberg Java 1.10's ResidualEvaluator does: rows the filter rejects are returned."""
 
@@ -149,7 +156,7 @@ def _toward_zero(a: int, b: int) -> int:
     return a // b if a >= 0 else -(-a // b)
 
 
-class _OwnHash(ReferenceTarget):  # type: ignore[misc,valid-type]
+class _OwnHash(_Broken):
     """A target whose hash of some types is wrong (``wrong_hash`` returns it, ``None`` for the
     types it gets right) and whose bucket[N] is that hash mod N, as an implementation's is."""
 
@@ -249,7 +256,7 @@ class StringHashUtf16(_OwnHash):
         return _murmur(value.encode("utf-16-le")) if type_ == "string" else None
 
 
-class TruncateTowardZero(ReferenceTarget):  # type: ignore[misc,valid-type]
+class TruncateTowardZero(_Broken):
     """truncate[W] of int, long and decimal as ``v - v % W`` with a truncating remainder: a
     negative value rounds up toward zero (the spec: the remainder must be positive)."""
 
@@ -270,7 +277,7 @@ class TruncateTowardZero(ReferenceTarget):  # type: ignore[misc,valid-type]
         return to_json(t, scaled(_toward_zero(unscaled(_python(type_, value)), w) * w, t.scale))
 
 
-class TruncateUtf16Units(ReferenceTarget):  # type: ignore[misc,valid-type]
+class TruncateUtf16Units(_Broken):
     """truncate[W] of a string keeps W UTF-16 code units (a JVM ``substring``), dropping a pair
     it would split: a non-BMP character counts twice (the spec: W code points)."""
 
@@ -284,7 +291,7 @@ class TruncateUtf16Units(ReferenceTarget):  # type: ignore[misc,valid-type]
         return units.decode("utf-16-le", "ignore")
 
 
-class TimeTransformsTowardZero(ReferenceTarget):  # type: ignore[misc,valid-type]
+class TimeTransformsTowardZero(_Broken):
     """year, month, day and hour of a timestamp from a division toward zero: a pre-1970 value
     lands in the next hour, day, month or year (the spec: whole units from the epoch, floored)."""
 
@@ -305,7 +312,7 @@ class TimeTransformsTowardZero(ReferenceTarget):  # type: ignore[misc,valid-type
         return d.year - 1970 if transform == "year" else (d.year - 1970) * 12 + d.month - 1
 
 
-class TimeWrittenAsMillis(ReferenceTarget):  # type: ignore[misc,valid-type]
+class TimeWrittenAsMillis(_Broken):
     """time written to bytes truncated to whole milliseconds (an Avro ``time-millis`` habit):
     the microseconds are lost."""
 
@@ -317,7 +324,7 @@ class TimeWrittenAsMillis(ReferenceTarget):  # type: ignore[misc,valid-type]
         return bytes(super().to_bytes(type_, value))
 
 
-class LittleEndianDecimalBytes(ReferenceTarget):  # type: ignore[misc,valid-type]
+class LittleEndianDecimalBytes(_Broken):
     """decimal single values written and read as little-endian two's complement, both ways
     (Appendix D: big-endian)."""
 

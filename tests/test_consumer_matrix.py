@@ -303,6 +303,10 @@ def test_heat_map_is_self_contained_and_links_failures_to_their_rows() -> None:
     assert f'href="#{target}"' in page and f"id='{target}'" in page
     assert "test_consumer_reads_golden_table[b-icebird]" in page and "&quot;id&quot;: 1" in page
     assert "r &lt;b&gt;" in page and "<b>r" not in page           # reasons are escaped
+    # links work wherever the report folder is copied: anchors or absolute upstream addresses,
+    # never a path into a checkout (../suites/test_matrix.py)
+    hrefs = re.findall(r"href=['\"]([^'\"]*)['\"]", page)
+    assert hrefs and all(h.startswith(("#", "https://", "http://")) for h in hrefs), hrefs
 
 
 def test_markdown_lists_cells_and_not_passing_tests() -> None:

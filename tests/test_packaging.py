@@ -59,6 +59,15 @@ def test_wheel_builds_without_warnings(tmp_path: Path, setuptools: str) -> None:
     classifiers = [v for k, v in fields if k == "Classifier"]
     assert "Typing :: Typed" in classifiers and "Framework :: Pytest" in classifiers, classifiers
     assert not [c for c in classifiers if c.startswith("License ::")]  # PEP 639: the expression alone
+    # the license's text travels with the wheel (PEP 639: License-File, under .dist-info/licenses/)
+    assert ["License-File", "LICENSE"] in fields, fields
+    [license_text] = [n for n in names if n.endswith(".dist-info/licenses/LICENSE")]
+    with zipfile.ZipFile(wheel) as z:
+        assert "Apache License" in z.read(license_text).decode() and "Version 2.0, January 2004" in z.read(license_text).decode()
+    # the pyiceberg extra installs what PyIceberg needs to write the bucket- and truncate-partitioned
+    # tables the suites have it write ("pyiceberg_core needs to be installed" otherwise)
+    requires = [v for k, v in fields if k == "Requires-Dist"]
+    assert any(r.startswith("pyiceberg-core") and "extra == \"pyiceberg\"" in r for r in requires), requires
     urls = [v for k, v in fields if k == "Project-URL"]
     assert urls and all(re.fullmatch(r"[^,]+, https://\S+", u) for u in urls), urls
     for folder, patterns in DATA.items():

@@ -3,8 +3,8 @@ equal pytest's with and without xdist, and ``matrix.json`` carries the overall s
 exit code it implies, which is the exit code of the run (also of ``iceberg-conformance run``).
 
 A tiny test module written here holds one test of each kind pytest tells apart (passed, failed,
-an error in a fixture's setup, an error in its teardown, skipped, a capability the target lacks,
-xfailed, xpassed), two tests that judge no target, and a module that cannot be imported.
+an error in a fixture's setup, an error in its teardown, skipped, an input the target cannot handle,
+xfailed, xpassed; a test of a capability the target lacks is not generated), two tests that judge no target, and a module that cannot be imported.
 """
 
 from __future__ import annotations
@@ -37,7 +37,10 @@ def test_fixture_error(target, broken): pass
 def test_teardown_error(target, bad_teardown): pass
 def test_skipped(target): pytest.skip("not here")
 @pytest.mark.capability("no-such-capability")
-def test_unsupported(target): pass
+def test_undeclared_capability(target): pass
+def test_unsupported(target):
+    from iceberg_conformance.suites.harness.outcomes import unsupported
+    unsupported(target.name, "this input")
 @pytest.mark.xfail(reason="expected", strict=True)
 def test_xfail(target): assert False
 @pytest.mark.xfail(reason="not strict", strict=False)
@@ -75,7 +78,12 @@ def test_every_outcome_is_in_the_matrix(tiny: pytest.Pytester, mode: str) -> Non
     text = result.stdout.str()
     assert result.ret == 1, text[-3000:]
     pytest_counts = result.parseoutcomes()
-    assert pytest_counts == {"passed": 3, "failed": 1, "errors": 4, "skipped": 2, "xfailed": 1, "xpassed": 1}, text
+    # a test of a capability no target declares is not generated: deselected, with a count (an
+    # xdist controller does not sum its workers' deselections; the plugin's line below says it)
+    assert pytest_counts == {"passed": 3, "failed": 1, "errors": 4, "skipped": 2, "xfailed": 1, "xpassed": 1,
+                             **({"deselected": 1} if mode == "serial" else {})}, text
+    assert matrix["not_declared"] == {"reference": {"no-such-capability": 1}}
+    assert "reference: 1 tests not generated for capabilities it does not declare: no-such-capability (1)" in text
     # the matrix's totals are pytest's: passed and xpassed are PASS, errors ERROR, skipped
     # UNSUPPORTED or SKIP, xfailed KNOWN-FAILURE or ADVISORY
     totals = matrix["totals"]
@@ -137,6 +145,11 @@ def test_run_command_exits_with_pytests_code(tmp_path: Path) -> None:
     assert failing.returncode == 1, failing.stdout[-3000:] + failing.stderr[-3000:]
     matrix = json.loads((tmp_path / "failing" / "matrix.json").read_text())
     assert (matrix["status"], matrix["exit_code"]) == ("failed", 1) and matrix["totals"]["FAIL"] > 0, matrix
+    # the report folder: the matrix links its coverage page and the failing cases (with their text)
+    page = (tmp_path / "failing" / "matrix.html").read_text()
+    assert 'href="coverage.html"' in page and "MUST coverage: " in (tmp_path / "failing" / "coverage.html").read_text()
+    cases = page.split("Cases that did not pass", 1)[1]
+    assert 'class="o-FAIL">FAIL</span>' in cases and "test_transforms.py::" in cases and "bucket" in cases
     nothing = run_command(tmp_path / "nothing", "--", "-k", "no_such_test_anywhere")
     assert nothing.returncode == 5, nothing.stdout[-3000:] + nothing.stderr[-3000:]
     matrix = json.loads((tmp_path / "nothing" / "matrix.json").read_text())

@@ -207,6 +207,32 @@ def _check_file(run: CheckRun, local: str, uri: str, df: dict[str, Any], ctx: di
         return found + _check_columns(run, uri, df, ctx, add, src, index, current)
 
 
+PARQUET_MAGIC = b"PAR1"
+
+
+def parquet_layout_problem(fh: Any) -> str:
+    """Why a file the Parquet reader refused is not a Parquet file, in the kit's words: a Parquet
+    file starts with ``PAR1`` and ends with its footer's 4-byte little-endian length and ``PAR1``."""
+    fh.seek(0, 2)
+    size = fh.tell()
+    if size < 12:
+        return f"the file has {size} bytes, fewer than the 12 of Parquet's two magic numbers and footer length"
+    fh.seek(0)
+    head = fh.read(4)
+    fh.seek(size - 8)
+    tail = fh.read(8)
+    if tail[4:] != PARQUET_MAGIC:
+        return (f"the file ({size} bytes) does not end with Parquet's magic number PAR1: it is cut short "
+                "(truncated) or not a Parquet file")
+    if head != PARQUET_MAGIC:
+        return f"the file ({size} bytes) does not start with Parquet's magic number PAR1: it is not a Parquet file"
+    footer = int.from_bytes(tail[:4], "little")
+    if footer + 12 > size:
+        return (f"its footer length {footer} is more than the file's {size} bytes hold: the footer is "
+                "damaged or the file was cut and reassembled")
+    return "its footer (file metadata) cannot be decoded: the file is damaged"
+
+
 def _open_parquet(fh: Any, local: str, uri: str, index: rp.FieldIndex, name_mapping: bool) -> _Opened:
     """A Parquet file: field ids and physical/logical types per Appendix A and LogicalTypes.md
     (:mod:`reference.parquet`), the Arrow types pyarrow derives; row groups as chunks; the
@@ -216,8 +242,8 @@ def _open_parquet(fh: Any, local: str, uri: str, index: rp.FieldIndex, name_mapp
         pf = pq.ParquetFile(fh)
         root = rp.parse_schema_text(str(pf.schema))
         arrow_schema = pf.schema_arrow
-    except Exception as e:  # noqa: BLE001 - pyarrow raises OSError, ArrowInvalid, ... on a bad footer
-        return [Finding("data.unreadable", f"not a readable Parquet file: {str(e).strip()[:300]}",
+    except Exception:  # noqa: BLE001 - pyarrow raises OSError, ArrowInvalid, ... on a bad footer
+        return [Finding("data.unreadable", f"not a readable Parquet file: {parquet_layout_problem(fh)}",
                         CLAUSE_PARQUET, uri, "footer (file metadata at the end of the file)")], None
     schema_findings = rp.check_schema(root, index, file=uri, name_mapping=name_mapping)
     out.extend(schema_findings)

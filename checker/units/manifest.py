@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from iceberg_conformance.checker.find import local_path
-from iceberg_conformance.checker.plan import live_digest, LiveDigest, plan, Unit
+from iceberg_conformance.checker.plan import live_digest, LiveDigest, plan, Unit, UNREAD_MANIFEST
 from iceberg_conformance.checker.run import CheckRun, unavailable
 from iceberg_conformance.checker.units.columnar import live_digest_columns, screen, Screened
 from iceberg_conformance.reference.findings import Finding
@@ -67,6 +67,7 @@ def check_manifest(run: CheckRun, unit: Unit) -> tuple[list[Finding], LiveDigest
             entries, found = read_manifest(local, ctx.format_version, ctx, lean=True)
             if digest is None:
                 digest = live_digest(entries)
+                digest.complete = not any(f.rule in UNREAD_MANIFEST for f in found)
             del entries
         for f in found:
             if where and f.location.startswith(RECORD_LOCATION):

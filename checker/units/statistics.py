@@ -34,6 +34,7 @@ import pyarrow.parquet as pq
 from iceberg_conformance.checker.find import local_path
 from iceberg_conformance.checker.plan import Unit
 from iceberg_conformance.checker.run import CheckRun, logged_metadata, parsed_schemas
+from iceberg_conformance.checker.units.datafile import parquet_layout_problem
 from iceberg_conformance.checker.units.metrics import comparable, python_value
 from iceberg_conformance.reference import scan as rs
 from iceberg_conformance.reference.arrow import field_id
@@ -143,8 +144,9 @@ def check_partition_statistics_file(path: str, version: int, table: str, where: 
         try:
             pf = pq.ParquetFile(fh)
             schema = pf.schema_arrow
-        except Exception as e:  # noqa: BLE001 - pyarrow raises OSError, ArrowInvalid, ... on a bad footer
-            return [Finding("files.partition-statistics-fields", f"not a readable Parquet file: {str(e)[:300]}",
+        except Exception:  # noqa: BLE001 - pyarrow raises OSError, ArrowInvalid, ... on a bad footer
+            return [Finding("files.partition-statistics-fields",
+                            f"not a readable Parquet file: {parquet_layout_problem(fh)}",
                             CLAUSE_PARTITION_STATS, table, where)]
         ids = arrow_fields_by_id(schema)
         out = []

@@ -12,3 +12,8 @@
 
 The adapter Protocol the targets implement is :mod:`iceberg_conformance.suites.api`.
 """
+
+from iceberg_conformance import refuse_old_name
+
+refuse_old_name(__name__, "iceberg_conformance.suites.harness")
+

@@ -442,7 +442,8 @@ def render_html(doc: dict[str, Any]) -> str:
         out.append(f"<div class='rec' id='{html.escape(anchor(r['table'], r['consumer'], test, row_filter))}' "
                    f"style='border-color:{COLORS.get(r['status'], '#ccc')}'>"
                    f"<b>{html.escape(r['status'])}</b>: {html.escape(r['consumer'])} on {html.escape(_subject_text(r))}"
-                   + f"<br>test: <a href='../{TEST_FILE}'><code>{html.escape(nodeid(r['table'], r['consumer'], test, row_filter))}</code></a>"
+                   # the test's node id, to run it (no link: the report folder is read wherever it is copied)
+                   + f"<br>test: <code>{html.escape(nodeid(r['table'], r['consumer'], test, row_filter))}</code>"
                    + (f"<br>reason: {html.escape(k['reason'])}<br>upstream: {link_html}" if k else "")
                    + (f"<br>{html.escape(r['message'])}" if r.get("message") and not k else "")
                    + f"<br>digest: <code>{html.escape(r.get('digest', ''))}</code>"

@@ -38,7 +38,10 @@ overall status and pytest's exit code (``matrix.json``: ``status``, ``exit_code`
 
 from __future__ import annotations
 
+import fnmatch
+import math
 import os
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,19 +49,35 @@ from typing import Any
 
 import pytest
 
+import iceberg_conformance.suites
+
 from iceberg_conformance.suites.harness import known as known_failures
 from iceberg_conformance.suites.harness.judge import ConformanceFailure
 from iceberg_conformance.suites.harness.known import KnownFailure
 from iceberg_conformance.suites.harness.outcomes import (
     ADVISORY, ERROR, FAIL, KNOWN, OUTCOMES, PASS, SKIP, UNSUPPORTED, AdvisoryOutcome, UnsupportedOutcome,
 )
-from iceberg_conformance.suites.harness.report import KIT, overall, write_report
+from iceberg_conformance.suites.harness.report import (
+    KIT, TEXT_LIMIT, not_shown, overall, shown_rows, write_report,
+)
 from iceberg_conformance.suites.targets import DEFAULT_TARGET, ENV_VAR, TargetLoadError, load_target
 from iceberg_conformance.vectors.cases import (
     SHOULD, VectorFileError, case_files, cases_for, vectors_root, vectors_version,
 )
 
 TARGETS_KEY = pytest.StashKey[list[Any]]()
+#: the installed suites run because the invocation directory holds no tests (shown in the header)
+SUITES_KEY = pytest.StashKey[str]()
+#: (target, capability) -> tests not generated because the target does not declare the capability
+UNDECLARED_KEY = pytest.StashKey[dict[tuple[str, str], int]]()
+#: (parent node id, function name) of the test functions no target of the run is generated for
+NO_TARGET_KEY = pytest.StashKey[set[tuple[str, str]]]()
+#: the key of the undeclared-capability counts in an xdist worker's output
+WORKER_UNDECLARED = "iceberg_conformance_undeclared"
+#: the kit's suites: the repository's suites/ in a checkout, the installed package otherwise
+SUITES = Path(iceberg_conformance.suites.__file__).resolve().parent
+#: at most this many directory entries are looked at to tell whether a directory holds tests
+LOOK_AT_MOST = 5000
 #: what the plugin decided about an item when it collected it
 ITEM_KEY = pytest.StashKey["ItemInfo"]()
 
@@ -118,15 +137,41 @@ def pytest_configure(config: pytest.Config) -> None:
         except TargetLoadError as e:
             raise pytest.UsageError(str(e)) from None
     config.stash[TARGETS_KEY] = targets
+    config.stash[UNDECLARED_KEY] = {}
+    config.stash[NO_TARGET_KEY] = set()
+    if config.args_source == pytest.Config.ArgsSource.INVOCATION_DIR and not holds_tests(
+            config.invocation_params.dir, config.getini("python_files")):
+        # `pytest --target X` in a directory without tests (no paths given, no testpaths): run
+        # the kit's suites where they are installed, not nothing (exit 5)
+        config.args = [str(SUITES)]
+        config.stash[SUITES_KEY] = str(SUITES)
     config.pluginmanager.register(Matrix(config, targets), "iceberg-conformance-matrix")
+
+
+def holds_tests(directory: Path, patterns: list[str]) -> bool:
+    """Whether ``directory`` holds a file pytest would collect (a name matching ``python_files``)
+    outside hidden folders and virtual environments; True when it holds too much to look
+    through (the user's tests are then assumed to be there)."""
+    seen = 0
+    for here, dirs, files in os.walk(directory):
+        dirs[:] = [d for d in dirs if not d.startswith((".", "__")) and d not in ("node_modules", "build", "dist")
+                   and not (Path(here) / d / "pyvenv.cfg").exists()]
+        seen += len(dirs) + len(files)
+        if any(fnmatch.fnmatch(f, p) for f in files for p in patterns) or seen > LOOK_AT_MOST:
+            return True
+    return False
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     targets = config.stash.get(TARGETS_KEY, [])
     shown = ", ".join(f"{t.name} ({t.version})" for t in targets)
     root = vectors_root()
-    return [f"iceberg-conformance: targets: {shown}; vectors {vectors_version(root)}: {root} "
-            f"({len(case_files(root))} case files)"]
+    lines = [f"iceberg-conformance: targets: {shown}; vectors {vectors_version(root)}: {root} "
+             f"({len(case_files(root))} case files)"]
+    if SUITES_KEY in config.stash:
+        lines.append(f"iceberg-conformance: no tests under {config.invocation_params.dir}: running the kit's "
+                     f"suites at {config.stash[SUITES_KEY]} (pytest --pyargs iceberg_conformance.suites)")
+    return lines
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -136,10 +181,8 @@ def _vectors_version_property(record_testsuite_property: Any) -> None:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "target" in metafunc.fixturenames:
-        targets = metafunc.config.stash[TARGETS_KEY]
-        metafunc.parametrize("target", targets, ids=[t.name for t in targets])
     marker = metafunc.definition.get_closest_marker("vectors")
+    cases = None
     if marker is not None and "case" in metafunc.fixturenames:
         try:
             cases = cases_for(marker.args[0])
@@ -150,7 +193,36 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             cases = [c for c in cases if select(c)]
         if not cases:
             raise pytest.UsageError(f"no vector cases for operation {marker.args[0]!r} under {vectors_root()}")
+    if "target" in metafunc.fixturenames:
+        # a test of a capability a target does not declare is not generated for that target (an
+        # adapter of one capability does not wait for thousands of tests to be collected and
+        # skipped); how many were left out, per capability, is counted for the summary and report
+        needs = [m.args[0] for m in metafunc.definition.iter_markers("capability")]
+        targets = []
+        for t in metafunc.config.stash[TARGETS_KEY]:
+            missing = [c for c in needs if c not in t.capabilities]
+            if not missing:
+                targets.append(t)
+                continue
+            left_out = metafunc.config.stash[UNDECLARED_KEY]
+            left_out[(t.name, missing[0])] = left_out.get((t.name, missing[0]), 0) + _width(metafunc, cases)
+        if not targets:
+            # nothing to generate: pytest would make one placeholder of an empty parameter set;
+            # pytest_collection_modifyitems deselects it
+            parent = metafunc.definition.parent
+            metafunc.config.stash[NO_TARGET_KEY].add((parent.nodeid if parent else "", metafunc.definition.name))
+        metafunc.parametrize("target", targets, ids=[t.name for t in targets])
+        if not targets:
+            return
+    if cases is not None:
         metafunc.parametrize("case", cases, ids=[c.id for c in cases])
+
+
+def _width(metafunc: pytest.Metafunc, cases: list[Any] | None) -> int:
+    """How many tests one target's parametrization of this function makes: its vector cases
+    times the sizes of its ``parametrize`` marks."""
+    sizes = [len(m.args[1]) for m in metafunc.definition.iter_markers("parametrize") if len(m.args) > 1]
+    return (len(cases) if cases is not None else 1) * math.prod(sizes)
 
 
 def _implementation(callspec: Any) -> str:
@@ -169,6 +241,13 @@ def conformance_id(item: pytest.Item) -> str:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    none = config.stash[NO_TARGET_KEY]
+    placeholders = [i for i in items if isinstance(i, pytest.Function) and i.parent is not None
+                    and (i.parent.nodeid, i.originalname) in none]
+    if placeholders:
+        config.hook.pytest_deselected(items=placeholders)
+        dropped = set(placeholders)
+        items[:] = [i for i in items if i not in dropped]
     known = {t.name: known_failures.of_target(t) for t in config.stash[TARGETS_KEY]}
     notes = {t.name: known_failures.advisories_of(t) for t in config.stash[TARGETS_KEY]}
     for item in items:
@@ -271,6 +350,29 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     return report
 
 
+def case_text(report: pytest.TestReport) -> str:
+    """What a report says about a case that did not pass: the reason of a skip or an xfail, the
+    failure's text (its end, where the assertion is, when it is long)."""
+    if report.skipped and isinstance(report.longrepr, tuple):
+        text = str(report.longrepr[2])
+    elif hasattr(report, "wasxfail"):
+        text = str(report.wasxfail)
+    else:
+        text = report.longreprtext
+    return text if len(text) <= TEXT_LIMIT else "...\n" + text[-TEXT_LIMIT:]
+
+
+def junit_without_install_path(path: Path) -> None:
+    """JUnit class names of the suites run where they are installed start at the package
+    (``iceberg_conformance.suites.test_hash``), not at the virtual environment's path pytest's
+    node ids take from the rootdir (``...lib.python3.11.site-packages.iceberg_conformance...``)."""
+    text = path.read_text(encoding="utf-8")
+    fixed = re.sub(r'classname="(?:\.*)[^"]*?\bsite-packages\.', 'classname="', text)
+    fixed = re.sub(r'classname="\.+', 'classname="', fixed)
+    if fixed != text:
+        path.write_text(fixed, encoding="utf-8")
+
+
 class Matrix:
     """The target x area matrix of one session, counted from the reports (also those an xdist
     worker sends) and the collection reports of modules that could not be collected, shown at
@@ -281,17 +383,22 @@ class Matrix:
         self.targets = targets
         self.counts: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: dict.fromkeys(OUTCOMES, 0))
         self.written: Path | None = None
+        #: (implementation, area) -> its cases that did not pass (listed in the HTML report)
+        self.cases: dict[tuple[str, str], list[dict[str, str]]] = defaultdict(list)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         got = getattr(report, "conformance", None)
         if isinstance(got, dict):
-            self.counts[(got["implementation"], got["area"])][got["outcome"]] += 1
-            return
-        # a report no test's makereport saw: e.g. the one xdist makes for a test whose worker crashed
-        outcome = CATEGORY_OUTCOMES.get(category(self.config, report))
-        if outcome is not None:
-            self.counts[(KIT, "unattributed")][outcome] += 1
+            where, outcome = (got["implementation"], got["area"]), got["outcome"]
+        else:
+            # a report no test's makereport saw: e.g. the one xdist makes for a test whose worker crashed
+            where, outcome = (KIT, "unattributed"), CATEGORY_OUTCOMES.get(category(self.config, report))
+            if outcome is None:
+                return
+        self.counts[where][outcome] += 1
+        if outcome != PASS:
+            self.cases[where].append({"outcome": outcome, "test": report.nodeid, "text": case_text(report)})
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
@@ -299,6 +406,24 @@ class Matrix:
         # xdist the controller hears of each once
         if report.failed or report.skipped:
             self.counts[(KIT, "collection")][ERROR if report.failed else SKIP] += 1
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        if hasattr(self.config, "workerinput"):  # an xdist worker tells the controller (which collects nothing)
+            self.config.workeroutput[WORKER_UNDECLARED] = [  # type: ignore[attr-defined]
+                [t, c, n] for (t, c), n in self.config.stash[UNDECLARED_KEY].items()]
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        # every worker collects every test: one worker's count is the run's
+        for t, c, n in getattr(node, "workeroutput", {}).get(WORKER_UNDECLARED, []):
+            self.config.stash[UNDECLARED_KEY][(t, c)] = n
+
+    def undeclared(self) -> dict[str, dict[str, int]]:
+        """target -> capability it does not declare -> tests not generated for it."""
+        out: dict[str, dict[str, int]] = {}
+        for (t, c), n in sorted(self.config.stash[UNDECLARED_KEY].items()):
+            out.setdefault(t, {})[c] = n
+        return out
 
     def rows(self) -> list[dict[str, Any]]:
         return [{"target": t, "area": a, **counts} for (t, a), counts in sorted(self.counts.items())]
@@ -308,24 +433,34 @@ class Matrix:
         out = self.config.getoption("conformance_report")
         if out and not hasattr(self.config, "workerinput"):  # an xdist worker counts only its share
             self.written = write_report(Path(out), {t.name: t.version for t in self.targets}, self.rows(),
-                                        int(session.exitstatus))
+                                        int(session.exitstatus), self.undeclared(), self.cases)
+            xml = getattr(self.config.option, "xmlpath", None)
+            if xml and Path(xml).exists():
+                junit_without_install_path(Path(xml))
 
     def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-        rows = self.rows()
-        if not rows:
+        rows, idle = shown_rows(self.rows(), [t.name for t in self.targets])
+        undeclared = self.undeclared()
+        if not rows and not idle and not undeclared and SUITES_KEY not in config.stash:
             return
         tr = terminalreporter
         tr.section("iceberg-conformance: target x area")
-        tw = max(len("target"), *(len(r["target"]) for r in rows)) + 2
-        aw = max(len("area"), *(len(r["area"]) for r in rows)) + 2
-        tr.write_line(f"{'target':<{tw}}{'area':<{aw}}" + "".join(f"{o:>15}" for o in OUTCOMES))
-        for r in rows:
-            tr.write_line(f"{r['target']:<{tw}}{r['area']:<{aw}}" + "".join(f"{r[o]:>15}" for o in OUTCOMES))
+        if rows:
+            tw = max(len("target"), *(len(r["target"]) for r in rows)) + 2
+            aw = max(len("area"), *(len(r["area"]) for r in rows)) + 2
+            tr.write_line(f"{'target':<{tw}}{'area':<{aw}}" + "".join(f"{o:>15}" for o in OUTCOMES))
+            for r in rows:
+                tr.write_line(f"{r['target']:<{tw}}{r['area']:<{aw}}" + "".join(f"{r[o]:>15}" for o in OUTCOMES))
+        for line in not_shown(idle, undeclared):
+            tr.write_line(line)
+        if SUITES_KEY in config.stash:
+            tr.write_line(f"ran the kit's suites at {config.stash[SUITES_KEY]}: no tests under "
+                          f"{config.invocation_params.dir} (give paths to run others)")
         advisory = {t: sum(r[ADVISORY] for r in rows if r["target"] == t) for t in dict.fromkeys(r["target"] for r in rows)}
         if any(advisory.values()):
             tr.write_line(f"{ADVISORY} (should-level cases not met; not failures): "
                           + ", ".join(f"{t} {n}" for t, n in advisory.items() if n) + " (details: pytest -rx)")
-        status, code, totals = overall(rows, int(exitstatus))
+        status, code, totals = overall(self.rows(), int(exitstatus))
         tr.write_line(f"status: {status} (exit code {code}): "
                       + ", ".join(f"{totals[o]} {o}" for o in OUTCOMES if totals[o]))
         if self.written is not None:

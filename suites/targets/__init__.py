@@ -10,8 +10,14 @@ see ``suites/targets/README.md``.
 
 from __future__ import annotations
 
+from iceberg_conformance import refuse_old_name
+
+refuse_old_name(__name__, "iceberg_conformance.suites.targets")
+
 import importlib
 import inspect
+import os
+import sys
 from typing import Any
 
 from iceberg_conformance.suites.api import check_adapter
@@ -43,6 +49,20 @@ class TargetLoadError(Exception):
     """The named target cannot be loaded; the message says why and what to install."""
 
 
+def _import_adapter(module_name: str) -> Any:
+    """Import an adapter's module; one that is not on the path but in the current directory is
+    found there (``pytest``, unlike ``python -m pytest``, does not put the current directory on
+    ``sys.path``)."""
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as e:
+        here = os.getcwd()
+        if e.name != module_name.split(".")[0] or here in sys.path or "" in sys.path:
+            raise
+        sys.path.append(here)
+        return importlib.import_module(module_name)
+
+
 def load_target(spec: str) -> Any:
     """The adapter object named by ``spec`` (a built-in name, ``harness:COMMAND`` or ``module:attr``)."""
     if spec.startswith(HARNESS_PREFIX):
@@ -53,7 +73,7 @@ def load_target(spec: str) -> Any:
             f"unknown target {spec!r}: use one of {', '.join(BUILTIN)} or package.module:attr")
     module_name, attr = ref.split(":", 1)
     try:
-        module = importlib.import_module(module_name)
+        module = _import_adapter(module_name)
     except ImportError as e:
         if e.name is not None and module_name.startswith(e.name) and e.name.startswith("suites"):
             raise TargetLoadError(f"target {spec!r}: adapter module {module_name} is missing") from None

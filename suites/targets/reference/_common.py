@@ -1,24 +1,14 @@
-"""Helpers shared by the reference target's mixins: calling the reference, mapping its errors."""
+"""Helpers shared by the reference target's mixins: calling the reference, mapping its errors
+(the public helpers of :mod:`iceberg_conformance.suites.api`, which adapters use too)."""
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-from typing import Any, Iterator
+from iceberg_conformance.reference.types import IcebergType
+from iceberg_conformance.suites.api import JSON, parse_type, rejecting
 
-from iceberg_conformance.reference.errors import SpecViolation
-from iceberg_conformance.reference.types import IcebergType, parse_type
-from iceberg_conformance.suites.api import Rejected
+__all__ = ["rejecting", "typ"]
 
 
-@contextmanager
-def rejecting() -> Iterator[None]:
-    """Turn the reference's SpecViolation into the suites' Rejected, keeping the rule id."""
-    try:
-        yield
-    except SpecViolation as e:
-        raise Rejected(str(e), rule=e.rule) from e
-
-
-def typ(type_json: Any) -> IcebergType:
-    with rejecting():
-        return parse_type(type_json)
+def typ(type_json: JSON) -> IcebergType:
+    parsed: IcebergType = parse_type(type_json)
+    return parsed
