@@ -5,15 +5,14 @@
 #   1. sidequery-pyiceberg in its own venv (it replaces the pyiceberg module), repark in a
 #      Python 3.12 venv (its wheels are cp312-abi3): under $TOX_ENV_DIR, made once
 #   2. pytest suites/test_writers.py with every writer selected: a writer that cannot run fails
-#   3. report/matrix-writers.{html,json,md}
+#   3. with $ICEBERG_CONFORMANCE_WRITERS_READERS (consumer names, or all): the written tables as
+#      producers of the consumer matrix (suites/test_matrix.py -k written), each read by those
+#      consumers; off by default (the lane's time budget)
+#   4. report/matrix-writers.{html,json,md}
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export SPARK_LOCAL_IP="${SPARK_LOCAL_IP:-127.0.0.1}"
-start=$(date +%s)
-mkdir -p report
-work="$(mktemp -d "${TMPDIR:-/tmp}/iceberg-conformance-writers.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
-say() { echo "writers lane [$(( $(date +%s) - start ))s]: $*"; }
+LANE=writers
+. .ci/lane.sh
 envs="${TOX_ENV_DIR:-$PWD/.tox/writers}/writer-envs"
 mkdir -p "$envs"
 
@@ -43,11 +42,24 @@ fi
 
 export ICEBERG_CONFORMANCE_WRITERS=all
 export ICEBERG_CONFORMANCE_WRITER_CELLS="$work/cells"
+readers="${ICEBERG_CONFORMANCE_WRITERS_READERS:-}"
+if [ -n "$readers" ]; then
+    export ICEBERG_CONFORMANCE_WRITTEN="$work/written"
+    mkdir -p "$ICEBERG_CONFORMANCE_WRITTEN"
+fi
 say "every writer runs every op-log"
 rc=0
 python -m pytest suites/test_writers.py -p no:cacheprovider -n 2 --dist loadgroup --timeout 900 \
     --timeout-method thread -o console_output_style=count --junitxml=report/writers-junit.xml "$@" || rc=$?
+consumer_cells=()
+if [ -n "$readers" ]; then
+    say "the written tables read by: $readers"
+    ICEBERG_CONFORMANCE_CONSUMERS="$readers" ICEBERG_CONFORMANCE_MATRIX_CELLS="$work/consumer-cells" \
+        python -m pytest suites/test_matrix.py -k test_consumer_reads_written_table -p no:cacheprovider -n 2 \
+        --dist loadgroup --timeout 900 --timeout-method thread -q || rc=$?
+    consumer_cells=(--consumer-cells "$work/consumer-cells")
+fi
 say "writing report/matrix-writers.{html,json,md}"
-python -m iceberg_conformance.suites.writers.report --cells "$work/cells" --out report
+python -m iceberg_conformance.suites.writers.report --cells "$work/cells" --out report "${consumer_cells[@]}"
 say "done (pytest exit $rc)"
 exit "$rc"

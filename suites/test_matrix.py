@@ -46,6 +46,7 @@ from iceberg_conformance.suites.golden import registry as golden
 from iceberg_conformance.suites.golden.filters import expected_rows
 from iceberg_conformance.suites.harness import consumer_matrix as report
 from iceberg_conformance.suites.harness.outcomes import not_judged
+from iceberg_conformance.suites.harness.selection import selected
 from iceberg_conformance.suites.writers import produce
 
 
@@ -62,14 +63,7 @@ pytestmark = [
 
 
 def _selected() -> list[str]:
-    given = os.environ.get(ENV, "all")
-    if given.strip() in ("", "all"):
-        return list(ENGINES)
-    names = [n.strip() for n in given.split(",") if n.strip()]
-    unknown = [n for n in names if n not in ENGINES]
-    if unknown:
-        raise pytest.UsageError(f"${ENV}: unknown consumer(s) {unknown}; known: {list(ENGINES)}")
-    return names
+    return selected(ENV, ENGINES, "consumer")
 
 
 def _group(consumer: str) -> Any:

@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 
 from iceberg_conformance.suites.harness.outcomes import advisory, not_judged
+from iceberg_conformance.suites.harness.selection import selected
 from iceberg_conformance.suites.writers import judge, oplogs, produce
 from iceberg_conformance.suites.writers.registry import WRITERS, WriterUnavailable
 
@@ -39,16 +40,10 @@ pytestmark = [pytest.mark.area("writer-matrix"), pytest.mark.filterwarnings("ign
 
 
 def _selected() -> list[str]:
-    given = os.environ.get(ENV, "").strip()
-    if not given:
+    """Unset: the reference writer alone (it needs nothing but the kit)."""
+    if not os.environ.get(ENV, "").strip():
         return ["reference"]
-    if given == "all":
-        return list(WRITERS)
-    names = [n.strip() for n in given.split(",") if n.strip()]
-    unknown = [n for n in names if n not in WRITERS]
-    if unknown:
-        raise pytest.UsageError(f"${ENV}: unknown writer(s) {unknown}; known: {list(WRITERS)}")
-    return names
+    return selected(ENV, WRITERS, "writer")
 
 
 def _params() -> list[Any]:

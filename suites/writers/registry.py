@@ -33,6 +33,10 @@ V12, V23 = (1, 2), (2, 3)
 _SCHEMA_OPS = ("add-column", "rename-column", "drop-column", "promote-column")
 
 
+#: (python, module) -> exit code of importing it there (asked once per process)
+_IMPORTS: dict[tuple[str, str], int] = {}
+
+
 class WriterUnavailable(Exception):
     """The writer's package (or its Python) is not there; the message says what is missing."""
 
@@ -73,8 +77,10 @@ class Writer:
         py = self.python()
         if not os.path.exists(py):
             return f"${self.python_env} names {py}, which does not exist"
-        r = subprocess.run([py, "-c", f"import {self.module}"], capture_output=True, text=True)
-        if r.returncode != 0:
+        if (py, self.module) not in _IMPORTS:
+            _IMPORTS[(py, self.module)] = subprocess.run([py, "-c", f"import {self.module}"], capture_output=True,
+                                                         text=True).returncode
+        if _IMPORTS[(py, self.module)] != 0:
             where = f"${self.python_env}" if self.python_env and os.environ.get(self.python_env) else "this Python"
             return f"{self.module} does not import in {where} ({py}): install {' '.join(self.packages)}"
         return None
