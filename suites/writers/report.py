@@ -56,7 +56,7 @@ def build(cells: dict[tuple[str, str], dict[str, Any]]) -> dict[str, Any]:
     rows = []
     totals: dict[str, int] = {}
     for w in WRITERS.values():
-        row = {"writer": w.name, "title": w.title, "notes": w.notes, "cells": {}}
+        row: dict[str, Any] = {"writer": w.name, "title": w.title, "notes": w.notes, "cells": {}}
         for o in columns:
             c = cells.get((w.name, o))
             status = c["status"] if c else NOT_RUN

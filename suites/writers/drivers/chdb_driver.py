@@ -15,7 +15,7 @@ try:
     from . import common
 except ImportError:  # run as a script
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import common  # type: ignore[no-redef]
+    import common  # type: ignore[no-redef,import-not-found]
 
 CH_TYPES = {"boolean": "Bool", "int": "Int32", "long": "Int64", "float": "Float32", "double": "Float64",
             "string": "String", "date": "Date32", "timestamp": "DateTime64(6)", "timestamptz": "DateTime64(6, 'UTC')"}

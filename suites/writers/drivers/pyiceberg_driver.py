@@ -18,7 +18,7 @@ try:
     from . import common
 except ImportError:  # run as a script in another environment
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import common  # type: ignore[no-redef]
+    import common  # type: ignore[no-redef,import-not-found]
 
 
 def _type(name: str) -> Any:

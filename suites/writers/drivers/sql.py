@@ -18,7 +18,7 @@ try:
     from . import common
 except ImportError:  # run as a script in another environment
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import common  # type: ignore[no-redef]
+    import common  # type: ignore[no-redef,import-not-found]
 
 SQL_TYPES = {"boolean": "BOOLEAN", "int": "INT", "long": "BIGINT", "float": "FLOAT", "double": "DOUBLE",
              "string": "STRING", "date": "DATE", "timestamp": "TIMESTAMP_NTZ", "timestamptz": "TIMESTAMP",
