@@ -27,7 +27,14 @@ if [ -z "${ICEBERG_CONFORMANCE_PYTHON_SIDEQUERY:-}" ]; then
     export ICEBERG_CONFORMANCE_PYTHON_SIDEQUERY="$envs/sidequery/bin/python"
 fi
 if [ -z "${ICEBERG_CONFORMANCE_PYTHON_REPARK:-}" ]; then
-    py312="$(command -v python3.12 || ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.12*/bin/python 2>/dev/null | tail -n 1 || true)"
+    # a Python 3.12 that runs (a pyenv shim on PATH may name a version that is not selected)
+    py312=""
+    for candidate in "$(command -v python3.12 || true)" "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.12*/bin/python; do
+        if [ -n "$candidate" ] && [ -x "$candidate" ] && \
+            "$candidate" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 12))' 2>/dev/null; then
+            py312="$candidate"
+        fi
+    done
     if [ ! -x "$envs/repark/bin/python" ] || ! "$envs/repark/bin/python" -c "import repark" 2>/dev/null; then
         if [ -n "$py312" ]; then
             say "venv for repark==1.5.5 with $py312"
