@@ -169,6 +169,11 @@ WRITERS: dict[str, Writer] = {w.name: w for w in [
            "chdb_driver.py", module="chdb",
            notes="allow_experimental_insert_into_iceberg=1; v1 appends only; deletes and updates write position "
            "delete files, in v3 too"),
+    Writer("duckdb", "DuckDB 1.5.5 COPY ... (FORMAT iceberg)", ("duckdb==1.5.5", "duckdb-extension-iceberg==1.5.5"),
+           _all("create", "append", "type:timestamp", versions=(2,)),
+           "duckdb_driver.py", module="duckdb_extension_iceberg",
+           notes="COPY (query) TO 'dir' (FORMAT iceberg[, APPEND]) writes unpartitioned v2 tables offline; its "
+           "catalog writes need a REST catalog"),
     Writer("repark", "repark 1.5.5 (pure-Rust PySpark API)", ("repark==1.5.5",),
            {**_all("create", "append", "create-partitioned", "delete:copy-on-write", "update:copy-on-write",
                    "add-column", "rename-column", "type:timestamp", "type:timestamptz", versions=V23)},

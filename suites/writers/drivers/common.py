@@ -87,7 +87,8 @@ def _version(name: str) -> int | None:
 
 
 def latest_metadata(table_dir: str) -> str | None:
-    """The table's current metadata file: ``version-hint.text``'s, else the highest version."""
+    """The table's current metadata file: the one ``version-hint.text`` names, else the highest
+    version, else the newest."""
     meta = os.path.join(table_dir, "metadata")
     if not os.path.isdir(meta):
         return None
@@ -96,10 +97,13 @@ def latest_metadata(table_dir: str) -> str | None:
     if os.path.isfile(hint):
         with open(hint, encoding="utf-8") as f:
             text = f.read().strip()
-        if f"v{text}.metadata.json" in names:
-            return os.path.join(meta, f"v{text}.metadata.json")
+        for name in (f"v{text}.metadata.json", f"{text}.metadata.json", text):
+            if name in names:      # a version number, or (DuckDB) the file's own name
+                return os.path.join(meta, name)
     versioned = [(v, n) for n in names if (v := _version(n)) is not None]
-    return os.path.join(meta, max(versioned)[1]) if versioned else None
+    if versioned:
+        return os.path.join(meta, max(versioned)[1])
+    return max((os.path.join(meta, n) for n in names), key=os.path.getmtime, default=None)
 
 
 def find_table(root: str) -> str | None:
