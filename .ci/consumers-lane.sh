@@ -9,12 +9,8 @@
 #   4. report/matrix-consumers.{html,json,md}
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export SPARK_LOCAL_IP="${SPARK_LOCAL_IP:-127.0.0.1}"
-start=$(date +%s)
-mkdir -p report
-work="$(mktemp -d "${TMPDIR:-/tmp}/iceberg-conformance-consumers.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
-say() { echo "consumers lane [$(( $(date +%s) - start ))s]: $*"; }
+LANE=consumers
+. .ci/lane.sh
 
 . .ci/golden.sh
 say "golden tables"

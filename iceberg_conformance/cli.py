@@ -377,6 +377,12 @@ def _scan(args: argparse.Namespace, passthrough: list[str]) -> int:
     return main_args(args)
 
 
+def _write(args: argparse.Namespace, passthrough: list[str]) -> int:
+    from iceberg_conformance.suites.writers.command import main_args
+
+    return main_args(args)
+
+
 def kit_version() -> str:
     """The installed kit's version and its vector set's, as ``--version`` prints them."""
     try:
@@ -503,6 +509,15 @@ def parser() -> argparse.ArgumentParser:
     scan.add_argument("--compare", nargs="?", const="reference", metavar="ENGINE",
                       help="also read with ENGINE (default: reference) and print the rows that differ")
     scan.set_defaults(func=_scan)
+    wr = sub.add_parser("write", help="run an op-log with a writer (Spark, PyIceberg, chdb, Daft, repark, ...) into "
+                                      "a directory and judge what it wrote",
+                        description="Run one op-log (vectors/oplogs) with one writer into DIR and judge the table: "
+                                    "the checker, the reference reader's rows per snapshot against the op-log's, "
+                                    "and the op-log's relations. Exit 0 PASS/ADVISORY, 1 FAIL/KNOWN-FAILURE, "
+                                    "3 UNSUPPORTED, 4 writer not available.")
+    from iceberg_conformance.suites.writers.command import add_arguments as _write_arguments
+    _write_arguments(wr)
+    wr.set_defaults(func=_write)
     cov = sub.add_parser("coverage", help="how much of the spec the kit checks: per section, MUST and SHOULD "
                                           "coverage, every unchecked MUST with its reason",
                          description="Report how much of the spec the kit checks: per spec section, the MUST and "

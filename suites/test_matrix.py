@@ -46,6 +46,8 @@ from iceberg_conformance.suites.golden import registry as golden
 from iceberg_conformance.suites.golden.filters import expected_rows
 from iceberg_conformance.suites.harness import consumer_matrix as report
 from iceberg_conformance.suites.harness.outcomes import not_judged
+from iceberg_conformance.suites.harness.selection import selected
+from iceberg_conformance.suites.writers import produce
 
 
 ENV = "ICEBERG_CONFORMANCE_CONSUMERS"
@@ -61,14 +63,7 @@ pytestmark = [
 
 
 def _selected() -> list[str]:
-    given = os.environ.get(ENV, "all")
-    if given.strip() in ("", "all"):
-        return list(ENGINES)
-    names = [n.strip() for n in given.split(",") if n.strip()]
-    unknown = [n for n in names if n not in ENGINES]
-    if unknown:
-        raise pytest.UsageError(f"${ENV}: unknown consumer(s) {unknown}; known: {list(ENGINES)}")
-    return names
+    return selected(ENV, ENGINES, "consumer")
 
 
 def _group(consumer: str) -> Any:
@@ -99,6 +94,23 @@ def _plain_params() -> list[Any]:
             for t in firsts.values()]
 
 
+#: the tables the writers wrote ($ICEBERG_CONFORMANCE_WRITTEN, suites/writers/produce.py), by name
+_WRITTEN = produce.written_tables(Path(os.environ[produce.WRITTEN_ENV])) if os.environ.get(produce.WRITTEN_ENV) else {}
+_WRITTEN_PRODUCERS = {name: str(doc["producer"]) for name, doc in _WRITTEN.items()}
+
+
+def _written_params() -> list[Any]:
+    """One param per written table x consumer: the writers as producers."""
+    return [pytest.param(t, c, id=f"{t}-{c}", marks=_group(c)) for t in _WRITTEN for c in _selected()]
+
+
+@pytest.fixture(scope="session")
+def written_workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:
+    ws = Workspace(Path(os.environ[produce.WRITTEN_ENV]), tmp_path_factory.mktemp("written"))
+    yield ws
+    ws.close()
+
+
 @pytest.fixture(scope="session")
 def workspace(golden_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:
     ws = Workspace(golden_dir, tmp_path_factory.mktemp("consumers"))
@@ -121,7 +133,8 @@ def _record(table: str, consumer: Engine, test: str, verdict: report.Verdict, pr
     if not out:
         return
     entry = verdict.entry
-    rec = {"table": table, "consumer": consumer.name, "producer": golden.REGISTRY[table].producer, "test": test,
+    producer = golden.REGISTRY[table].producer if table in golden.REGISTRY else _WRITTEN_PRODUCERS.get(table, "?")
+    rec = {"table": table, "consumer": consumer.name, "producer": producer, "test": test,
            "status": verdict.status, "message": verdict.message, "snapshots_read": read,
            "problems": problems, "lines": problem_lines(problems), "digest": dig if problems else "",
            "capabilities": list(entry.get("capabilities", [])) if entry else [],
@@ -324,3 +337,22 @@ def test_capabilities_derived_from_expected_rows(golden_dir: Path) -> None:
     live = [t for t in golden.REGISTRY
             if sum(1 for s in golden.load_expected(golden_dir, t, required=True)["snapshots"] if not s["expired"]) >= 2]
     assert cap["tables"] == live
+
+
+@pytest.mark.parametrize(("table", "consumer"), _written_params())
+def test_consumer_reads_written_table(written_workspace: Workspace, table: str, consumer: str) -> None:
+    """A table a writer wrote from an op-log ($ICEBERG_CONFORMANCE_WRITTEN): every snapshot a data
+    step left is read and compared with the op-log's rows after that step. The checker's verdict
+    on the table (in the message) says whether the writer or the reader broke the spec."""
+    c = ENGINES[consumer]
+    doc = _WRITTEN[table]
+    try:
+        problems, read = read_table(c, written_workspace, doc)
+    except ReaderUnavailable as e:
+        _unavailable(consumer, e)
+        return
+    verdict = ("checker errors on the table: " + ", ".join(doc["checker_errors"])) if doc["checker_errors"] \
+        else "the checker finds no error in the table"
+    head = (f"consumer: {consumer} ({c.title})\ntable:    {table} ({doc['producer']}, v{doc['format_version']}: "
+            f"{doc['description']})\nwriter:   {verdict}")
+    _conclude(table, c, "written", problems, read, head)

@@ -116,13 +116,14 @@ def case_files(root: Path | None = None) -> list[Path]:
     """Every case file under the vectors root.
 
     Not case files: ``*.schema.json``, ``*.sidecar.json``, ``*.metadata.json``, and anything
-    inside a ``files/`` or ``expected/`` directory (the data files cases point at).
+    inside a ``files/`` or ``expected/`` directory (the data files cases point at), and the op-logs
+    of ``oplogs/`` (their own schema; ``suites/writers/oplogs.py``).
     """
     root = root or vectors_root()
     return sorted(
         p for p in root.rglob("*.json")
         if not p.name.endswith((".sidecar.json", ".schema.json", ".metadata.json"))
-        and not {"files", "expected"} & set(p.relative_to(root).parts[:-1])
+        and not {"files", "expected", "oplogs"} & set(p.relative_to(root).parts[:-1])
     )
 
 

@@ -5,7 +5,8 @@ reads what an implementation in any language would read, with nothing but a JSON
 
 * ``index.json``: its version matches ``vectors/VERSION``, and every case it lists is found in
   its case file at the given index;
-* every case file under ``vectors/`` (files under ``files/`` and ``expected/``, and
+* every case file under ``vectors/`` (files under ``files/`` and ``expected/``, the op-logs of
+  ``oplogs/`` (their own format, ``oplogs/oplog.schema.json``), and
   ``*.sidecar.json``, ``*.schema.json`` and ``*.metadata.json`` files, are data, not case files): the shape ``case.schema.json`` describes (required keys, exactly one of
   ``expected`` and ``error``, levels ``must``/``should``), and every file a case names
   (``input.file``, ``input.files``, ``expected.sidecar``) exists beside it;
@@ -95,7 +96,7 @@ class Run:
 
 def case_files(vectors: str) -> Iterator[str]:
     for root, dirs, files in os.walk(vectors):
-        dirs[:] = sorted(d for d in dirs if d not in ("files", "expected") and not d.startswith("."))
+        dirs[:] = sorted(d for d in dirs if d not in ("files", "expected", "oplogs") and not d.startswith("."))
         for name in sorted(files):
             if name.endswith(".json") and not name.endswith((".sidecar.json", ".schema.json", ".metadata.json")):
                 yield os.path.join(root, name)

@@ -264,7 +264,7 @@ def anchor(table: str, consumer: str, test: str = "table", row_filter: str = "")
 
 
 TEST_FUNCTIONS = {"table": "test_consumer_reads_golden_table", "plain-paths": "test_consumer_reads_plain_paths",
-                  "filter": "test_consumer_filters_golden_table"}
+                  "filter": "test_consumer_filters_golden_table", "written": "test_consumer_reads_written_table"}
 
 
 def nodeid(table: str, consumer: str, test: str = "table", row_filter: str = "") -> str:
