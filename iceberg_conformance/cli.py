@@ -50,8 +50,8 @@ from typing import Any, Callable, NoReturn, Sequence
 
 import iceberg_conformance.suites
 from iceberg_conformance import bugs
-from iceberg_conformance.checker import find_tables
-from iceberg_conformance.checker.check import check_table
+from iceberg_conformance.checker.find import parse_relocate
+from iceberg_conformance.checker.sources import check_source, resolve_all, Source, SourceError
 from iceberg_conformance.checker.damage import (
     AREAS, DAMAGES, Damage, recall_by_area, render as render_damage, self_test, write_damaged,
 )
@@ -105,7 +105,10 @@ def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
 # --- check ------------------------------------------------------------------------------------
 
 def _add_check_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("paths", nargs="+", metavar="PATH", help="a metadata file, a table directory or a warehouse directory")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="a metadata file, a table directory or a warehouse directory; a table's (or metadata file's) "
+                        "URI in an object store (s3://, gs://, abfs://, abfss://, file://); with --catalog, a table "
+                        "(db.table) or a namespace (db), none for the whole catalog")
     p.add_argument("--json", action="store_true", help="print a JSON report on stdout")
     p.add_argument("--fail-on", choices=("error", "warning", "info"), default="error",
                    help="lowest severity that makes the exit status 1 (default: error)")
@@ -117,17 +120,36 @@ def _add_check_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--allow-root", action="append", default=[], metavar="DIR",
                    help="also read files under DIR (by default only files under the table's location and "
                         "directory are read; others are reported as files.outside-table)")
+    p.add_argument("--relocate", action="append", default=[], metavar="OLD=NEW",
+                   help="the table was moved or copied: read files recorded under the prefix OLD from NEW "
+                        "(repeatable)")
+    p.add_argument("--catalog", metavar="NAME",
+                   help="name tables through PyIceberg's catalog NAME (.pyiceberg.yaml, PYICEBERG_CATALOG__NAME__* "
+                        "environment variables): the metadata file the catalog points at is checked")
+    p.add_argument("--s3-endpoint", metavar="URL",
+                   help="the S3 endpoint (MinIO, a local server; default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, "
+                        "the catalog's s3.endpoint, else AWS)")
 
 
 def _check(args: argparse.Namespace, passthrough: list[str]) -> int:
-    tables: list[str] = []
-    for p in args.paths:
-        found = find_tables(p)
-        if not found:
-            print(f"iceberg-conformance check: no Iceberg table at {p} (expected a metadata file, a table "
-                  "directory with metadata/, or a warehouse)", file=sys.stderr)
-            return 2
-        tables.extend(found)
+    if not args.paths and not args.catalog:
+        print("iceberg-conformance check: give a PATH (or --catalog NAME)", file=sys.stderr)
+        return 2
+    try:
+        relocate = parse_relocate(args.relocate)
+        tables = resolve_all(args.paths, catalog=args.catalog, metadata_only=args.metadata_only,
+                             s3_endpoint=args.s3_endpoint)
+    except (ValueError, SourceError) as e:
+        print(f"iceberg-conformance check: {e}", file=sys.stderr)
+        return 2
+    try:
+        return _check_sources(args, tables, relocate)
+    finally:
+        for t in tables:
+            t.close()
+
+
+def _check_sources(args: argparse.Namespace, tables: list[Source], relocate: list[tuple[str, str]]) -> int:
     show = not args.quiet and sys.stderr.isatty()
     started = [0.0]
 
@@ -148,9 +170,10 @@ def _check(args: argparse.Namespace, passthrough: list[str]) -> int:
     results = []
     for t in tables:
         if not args.quiet:
-            print(f"checking {t}", file=sys.stderr)
-        results.append(check_table(t, progress=progress, planned=planned, allowed_roots=args.allow_root,
-                                   metadata_only=args.metadata_only, workers=max(1, args.workers)))
+            print(f"checking {t.label}: {t.current.why}", file=sys.stderr)
+        results.append(check_source(t, relocate=relocate, progress=progress, planned=planned,
+                                    allowed_roots=args.allow_root, metadata_only=args.metadata_only,
+                                    workers=max(1, args.workers)))
         if show:
             print("\r", end="", file=sys.stderr)
     unreadable = [r for r in results if any(f.rule in UNREADABLE and f.file == r.table for f in r.findings)

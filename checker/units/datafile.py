@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterator
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from iceberg_conformance.checker.find import absent, local_path
+from iceberg_conformance.checker.find import absent
 from iceberg_conformance.checker.plan import describe_key, Unit
 from iceberg_conformance.checker.run import CheckRun, outside_finding
 from iceberg_conformance.checker.units.deletes import (
@@ -128,7 +128,7 @@ def _check_record(run: CheckRun, unit: Unit) -> list[Finding]:
     def add(rule: str, msg: str, clause: str, loc: str, severity: Any = "error") -> None:
         out.append(Finding(rule, f"{what} {uri}: {msg}", clause, manifest, f"{mloc}/{loc}" if loc else mloc, severity))
 
-    local = local_path(uri)
+    local = run.local(uri)
     if local is None:
         add("checker.not-checked", "check not available: not a local path", "-", "file_path", "warning")
         return out
@@ -562,9 +562,9 @@ def check_content_file(run: CheckRun, unit: Unit) -> list[Finding]:
                               for k, w in list(seen.items())[:4])
             first = next(iter(seen.values()))
             out.append(Finding(rule, f"{describe_key(unit.path)}: its {what} differ between the entries that list "
-                               f"it: {shown}", clause, local_path(str(first[0])) or str(first[0]),
+                               f"it: {shown}", clause, run.local(str(first[0])) or str(first[0]),
                                f"entries[{first[1]}]"))
-    local = local_path(unit.path)
+    local = run.local(unit.path)
     if local is not None and run.outside(local):
         first_rec = (unit.context.get("records") or [{}])[0]
         return out + [outside_finding(str(first_rec.get("manifest", unit.table)),
