@@ -207,6 +207,13 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
     # DV content key -> {"dv": its record, "files": position delete file key -> record}
     merges: dict[str, dict[str, Any]] = {}
     seen: dict[tuple[str, int], tuple[dict[str, Any], Live]] = {}
+    # id of an entry (kept alive by ``seen``, which hands the same entry to every snapshot listing
+    # it through the same record) -> (its record and spec as canonical text, its partition's)
+    texts: dict[int, tuple[str, str]] = {}
+    # id of a manifest-list record (each kept alive in ``held``) -> its canonical text: the run's
+    # lists share one object for equal records, so each distinct record is written out once
+    record_texts: dict[int, str] = {}
+    held: list[dict[str, Any]] = []
     appends = appending_snapshots(doc) if version >= 3 else set()
     for snap in snaps:
         sid = snap.get("snapshot-id")
@@ -217,7 +224,11 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
             listed = snapshot_manifests(run, snap)
             for i, mf in enumerate(listed):
                 p = str(mf.get("manifest_path"))
-                rec = manifests.setdefault(p, {}).setdefault(canonical(mf), {"record": mf, "where": []})
+                text = record_texts.get(id(mf))
+                if text is None:
+                    text = record_texts[id(mf)] = canonical(mf)
+                    held.append(mf)
+                rec = manifests.setdefault(p, {}).setdefault(text, {"record": mf, "where": []})
                 rec["where"].append([list_path, i, sid])
                 # the run keeps every list it read: a record equal to one seen before becomes that one
                 listed[i] = rec["record"]
@@ -241,18 +252,21 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
             if version >= 3 and isinstance(df.get("first_row_id"), int) and df.get("content", 0) == 0:
                 item.setdefault("row_ids_by_snapshot", {}).setdefault(key, {}).setdefault(
                     df["first_row_id"], [str(mf.get("manifest_path")), i, sid])
-            item["records"].setdefault(canonical([df, spec_id]), {
+            text = texts.get(id(e))
+            if text is None:
+                text = texts[id(e)] = (canonical([df, spec_id]), canonical(df.get("partition") or {}))
+            item["records"].setdefault(text[0], {
                 "entry": e, "manifest": str(mf.get("manifest_path")), "index": i, "spec_id": spec_id,
                 "occurrences": 0})["occurrences"] += 1
             if df.get("content", 0) == 0:
                 data_here[str(df.get("file_path"))] = (
-                    int(df.get("record_count") or 0), spec_id, canonical(df.get("partition") or {}),
+                    int(df.get("record_count") or 0), spec_id, text[1],
                     int(e.get("sequence_number") or 0))
             elif df.get("content_offset") is not None:
                 puffin_deletes.setdefault(str(df.get("file_path")), []).append(sid)
             if df.get("content") == 1:
                 rec = {"key": k, "path": str(df.get("file_path")), "manifest": str(mf.get("manifest_path")),
-                       "index": i, "spec_id": spec_id, "partition": canonical(df.get("partition") or {}),
+                       "index": i, "spec_id": spec_id, "partition": text[1],
                        "sequence_number": e.get("sequence_number"),
                        "referenced_data_file": df.get("referenced_data_file"), "file_format": df.get("file_format"),
                        "content_offset": df.get("content_offset"),

@@ -104,6 +104,8 @@ class CheckRun:
         #: every manifest list read, kept for the run: planning reads each once and the snapshot
         #: units use what it read (planning makes identical records of different lists one object)
         self._lists: dict[str, tuple[list[dict[str, Any]], list[Finding]]] = {}
+        #: the distinct manifest-list records decoded (see :func:`reference.manifests.read_manifest_list`)
+        self._list_records: dict[Any, dict[str, Any]] = {}
         self._manifests: _Recent[str, tuple[list[dict[str, Any]], list[Finding]]] = _Recent(256)
         self._recent: dict[str, _Recent[str, tuple[Any]]] = {}
         self._schemas: tuple[list[StructType], StructType | None] | None = None
@@ -183,7 +185,7 @@ class CheckRun:
         """The decoded records of a manifest list and its findings."""
         got = self._lists.get(path)
         if got is None:
-            got = self._lists[path] = read_manifest_list(path, self.version)
+            got = self._lists[path] = read_manifest_list(path, self.version, self._list_records)
         return got
 
     def manifest(self, path: str) -> tuple[list[dict[str, Any]], list[Finding]]:

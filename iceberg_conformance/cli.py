@@ -149,33 +149,87 @@ def _check(args: argparse.Namespace, passthrough: list[str]) -> int:
             t.close()
 
 
+def unit_bytes(u: Unit) -> int:
+    """The bytes a unit reads, as the table records them (a content file's file_size_in_bytes, a
+    manifest's manifest_length; 0 when not recorded)."""
+    records = u.context.get("records") or [{}]
+    first = records[0] if isinstance(records[0], dict) else {}
+    if u.kind in ("data-file", "delete-file"):
+        size = (first.get("entry") or {}).get("data_file", {}).get("file_size_in_bytes")
+    elif u.kind == "manifest":
+        size = (first.get("record") or {}).get("manifest_length")
+    else:
+        size = None
+    return size if isinstance(size, int) and size > 0 else 0
+
+
+class _Progress:
+    """Progress of a check on a terminal: units (files) done of all, bytes read of all, time left.
+    With rich installed, a progress bar; else one line rewritten in place."""
+
+    def __init__(self, show: bool) -> None:
+        self.show = show
+        self.started = 0.0
+        self.total_bytes = self.done_bytes = 0
+        self._bar: Any = None
+        self._task: Any = None
+
+    def planned(self, units: list[Unit]) -> None:
+        self.started = time.monotonic()
+        self.total_bytes = sum(unit_bytes(u) for u in units)
+        self.done_bytes = 0
+        if not self.show or len(units) <= 20:
+            return
+        try:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        except ImportError:
+            return
+        self._bar = Progress(TextColumn("  {task.description:<12}"), BarColumn(), MofNCompleteColumn(),
+                             TextColumn("{task.fields[read]}"), TimeRemainingColumn(),
+                             console=Console(stderr=True), transient=True)
+        self._task = self._bar.add_task("planned", total=len(units), read="")
+        self._bar.start()
+
+    def tick(self, i: int, n: int, u: Unit) -> None:
+        self.done_bytes += unit_bytes(u)
+        read = f"{self.done_bytes / 1e6:,.1f} of {self.total_bytes / 1e6:,.1f} MB"
+        if self._bar is not None:
+            self._bar.update(self._task, completed=i + 1, description=u.kind, read=read)
+        elif self.show and (n > 20 and i % max(1, n // 50) == 0):
+            elapsed = time.monotonic() - self.started
+            left = f", about {elapsed / i * (n - i):.0f} s left" if i and elapsed > 2 else ""
+            print(f"\r  {i}/{n} {u.kind:<12} {read}{left}   ", end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+        elif self.show:
+            print("\r", end="", file=sys.stderr)
+
+
 def _check_sources(args: argparse.Namespace, tables: list[Source], relocate: list[tuple[str, str]]) -> int:
-    show = not args.quiet and sys.stderr.isatty()
-    started = [0.0]
+    bar = _Progress(not args.quiet and sys.stderr.isatty())
 
     def planned(units: list[Unit]) -> None:
-        started[0] = time.monotonic()
+        bar.planned(units)
         files = sum(u.kind in ("data-file", "delete-file") for u in units)
         if not args.quiet and not args.metadata_only and files >= BIG_TABLE_FILES:
             print(f"  {files} data and delete files will be opened and read; progress shows the time left. "
                   "--metadata-only checks metadata, manifest lists and manifests without opening them.",
                   file=sys.stderr)
 
-    def progress(i: int, n: int, u: Unit) -> None:
-        if show and (n > 20 and i % max(1, n // 50) == 0):
-            elapsed = time.monotonic() - started[0]
-            left = f", about {elapsed / i * (n - i):.0f} s left" if i and elapsed > 2 else ""
-            print(f"\r  {i}/{n} {u.kind:<12}{left}   ", end="", file=sys.stderr, flush=True)
-
     results = []
     for t in tables:
         if not args.quiet:
             print(f"checking {t.label}: {t.current.why}", file=sys.stderr)
-        results.append(check_source(t, relocate=relocate, progress=progress, planned=planned,
-                                    allowed_roots=args.allow_root, metadata_only=args.metadata_only,
-                                    workers=max(1, args.workers)))
-        if show:
-            print("\r", end="", file=sys.stderr)
+        try:
+            results.append(check_source(t, relocate=relocate, progress=bar.tick, planned=planned,
+                                        allowed_roots=args.allow_root, metadata_only=args.metadata_only,
+                                        workers=max(1, args.workers)))
+        finally:
+            bar.close()
     unreadable = [r for r in results if any(f.rule in UNREADABLE and f.file == r.table for f in r.findings)
                   and r.units <= 1]
     if args.json:

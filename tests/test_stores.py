@@ -259,3 +259,62 @@ def test_s3_table_gives_the_local_copys_findings(s3_endpoint: str, tmp_path: Pat
     run = subprocess.run([sys.executable, "-m", "iceberg_conformance.cli", "check", "s3://warehouse/db/nothing",
                           "--s3-endpoint", s3_endpoint], capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 2 and "no Iceberg table at s3://warehouse/db/nothing" in run.stderr
+
+
+# --- the same through pytest --table ------------------------------------------------------------------
+
+SUITE = Path(__file__).resolve().parent.parent / "suites" / "test_table_check.py"
+
+
+def _pytest(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pytest", f"{SUITE}::test_table_conforms", "-q", "-p", "no:cacheprovider",
+                           "-p", "no:xdist", "--rootdir", str(tmp_path), *args],
+                          capture_output=True, text=True, cwd=tmp_path, env=dict(os.environ, **(env or {})))
+
+
+def test_pytest_table_relocate_and_catalog(table: str, tmp_path: Path) -> None:
+    moved = tmp_path / "moved" / "events"
+    shutil.move(table, moved)
+    run = _pytest(tmp_path, "--table", str(moved))
+    assert run.returncode == 1 and "files.table-moved" in run.stdout, run.stdout[-2000:]
+    run = _pytest(tmp_path, "--table", str(moved), "--table-relocate", f"{table}={moved}")
+    assert run.returncode == 0 and "1 passed" in run.stdout, run.stdout[-2000:]
+    shutil.move(moved, table)
+    env = {"PYICEBERG_CATALOG__T__URI": f"sqlite:///{tmp_path}/wh/catalog.db", "PYICEBERG_CATALOG__T__TYPE": "sql"}
+    run = _pytest(tmp_path, "--table-catalog", "t", env=env)
+    assert run.returncode == 0 and "1 passed" in run.stdout, run.stdout[-2000:]
+    run = _pytest(tmp_path, "--table-catalog", "t", "--collect-only", env=env)
+    assert "t:db.events @ 00003-" in run.stdout, run.stdout[-2000:]
+
+
+def test_pytest_table_s3(s3_endpoint: str, tmp_path: Path) -> None:
+    _bucket(s3_endpoint, "plugin")
+    _write("s3://plugin", tmp_path / "cat", **{"s3.endpoint": s3_endpoint, "s3.access-key-id": "testing",
+                                              "s3.secret-access-key": "testing", "s3.region": "us-east-1"})
+    given = ("--table", "s3://plugin/db/events", "--table-s3-endpoint", s3_endpoint)
+    run = _pytest(tmp_path, *given)
+    assert run.returncode == 0 and "1 passed" in run.stdout, run.stdout[-2000:]
+    assert "s3://plugin/db/events @ 00003-" in _pytest(tmp_path, *given, "--collect-only").stdout
+
+
+def test_progress_on_a_terminal_shows_units_bytes_and_time_left(tmp_path: Path) -> None:
+    """On a terminal (a pseudo-terminal here) a full check of more than 20 units shows units done,
+    megabytes read and the time left; piped, it prints no progress."""
+    import pty
+
+    _write(f"file://{tmp_path}/wh", tmp_path / "wh", commits=8)
+    table = str(tmp_path / "wh" / "db" / "events")
+    out = bytearray()
+
+    def read(fd: int) -> bytes:
+        data = os.read(fd, 65536)
+        out.extend(data)
+        return data
+    code = pty.spawn([sys.executable, "-c", "import sys; from iceberg_conformance.cli import main; "
+                      f"sys.stdout = open({str(tmp_path / 'out.txt')!r}, 'w'); main(['check', {table!r}])"], read)
+    text = out.decode("utf-8", "replace")
+    assert os.waitstatus_to_exitcode(code) in (0, 1), text
+    assert " MB" in text and "/25" in text and ("-:--:--" in text or "0:00:0" in text), text[-3000:]
+    piped = subprocess.run([sys.executable, "-m", "iceberg_conformance.cli", "check", table], capture_output=True,
+                           text=True, cwd=tmp_path)
+    assert " MB" not in piped.stderr, piped.stderr
