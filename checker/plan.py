@@ -224,11 +224,11 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
             listed = snapshot_manifests(run, snap)
             for i, mf in enumerate(listed):
                 p = str(mf.get("manifest_path"))
-                text = record_texts.get(id(mf))
-                if text is None:
-                    text = record_texts[id(mf)] = canonical(mf)
+                as_text = record_texts.get(id(mf))
+                if as_text is None:
+                    as_text = record_texts[id(mf)] = canonical(mf)
                     held.append(mf)
-                rec = manifests.setdefault(p, {}).setdefault(text, {"record": mf, "where": []})
+                rec = manifests.setdefault(p, {}).setdefault(as_text, {"record": mf, "where": []})
                 rec["where"].append([list_path, i, sid])
                 # the run keeps every list it read: a record equal to one seen before becomes that one
                 listed[i] = rec["record"]

@@ -1269,10 +1269,10 @@ def read_manifest_list(path: str, format_version: int | None = None, memo: dict[
                                      f"manifests[{i}]"))
         try:
             if memo is not None:
-                key = (context, repr(r))
-                known = memo.get(key)
+                seen_as = (context, repr(r))
+                known = memo.get(seen_as)
                 if known is None:
-                    known = memo[key] = decode_manifest_file(r, version, ids, summary_ids)
+                    known = memo[seen_as] = decode_manifest_file(r, version, ids, summary_ids)
                 entries.append(known)
                 continue
             entries.append(decode_manifest_file(r, version, ids, summary_ids))
