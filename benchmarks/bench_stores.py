@@ -5,7 +5,8 @@ many commits (issue 25's yardstick).
     python benchmarks/bench_stores.py --write DIR [--rows N] [--commits 60,600]
     python benchmarks/bench_stores.py --one OPERATION TABLE_DIR   # one operation, for an outside timer
 
-``--write`` writes one table per commit count with ``make_history_table.py`` (the same rows:
+Without a table it writes small ones into a temporary directory (``--rows 60000 --commits
+6,60`` unless given) and measures one round. ``--write`` writes one table per commit count with ``make_history_table.py`` (the same rows:
 ``N`` rows in day partitions, one data file per commit) and prints their directories. A
 measurement runs every operation on every table as its own child process, round-robin (``R``
 rounds, so drift in the machine's speed spreads over all of them), and prints per operation the
@@ -107,9 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("tables", nargs="*")
     ap.add_argument("--one", metavar="OPERATION", choices=OPERATIONS)
     ap.add_argument("--write", metavar="DIR")
-    ap.add_argument("--rows", type=int, default=6_000_000)
-    ap.add_argument("--commits", default="60,600")
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rows", type=int)
+    ap.add_argument("--commits")
+    ap.add_argument("--rounds", type=int)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--operations", default=",".join(OPERATIONS))
     a = ap.parse_args(argv)
@@ -117,16 +118,30 @@ def main(argv: list[str] | None = None) -> int:
     if a.one:
         return one(a.one, a.tables[0], a.workers)
     if a.write:
-        sys.path.insert(0, str(HERE))
-        from make_history_table import write
-
-        for c in (int(x) for x in a.commits.split(",")):
-            directory = os.path.join(a.write, f"t{c}")
-            write(directory, a.rows, c, 10)
-            print(os.path.join(directory, "db", "events"))
+        for t in _write_tables(a.write, a.rows or 6_000_000, a.commits or "60,600"):
+            print(t)
         return 0
-    measure(a.tables, a.rounds, a.workers, a.operations.split(","))
+    if not a.tables:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as tmp:
+            tables = _write_tables(tmp, a.rows or 60_000, a.commits or "6,60")
+            measure(tables, a.rounds or 1, a.workers, a.operations.split(","))
+        return 0
+    measure(a.tables, a.rounds or 3, a.workers, a.operations.split(","))
     return 0
+
+
+def _write_tables(directory: str, rows: int, commits: str) -> list[str]:
+    sys.path.insert(0, str(HERE))
+    from make_history_table import write
+
+    out = []
+    for c in (int(x) for x in commits.split(",")):
+        target = os.path.join(directory, f"t{c}")
+        write(target, rows, c, 10)
+        out.append(os.path.join(target, "db", "events"))
+    return out
 
 
 if __name__ == "__main__":
