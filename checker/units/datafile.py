@@ -55,7 +55,9 @@ from iceberg_conformance.reference.findings import Finding
 from iceberg_conformance.reference.metadata import spec_by_id
 from iceberg_conformance.reference.safeio import open_regular
 from iceberg_conformance.reference.schema import walk
-from iceberg_conformance.reference.transforms import IdentityTransform, parse_transform
+from iceberg_conformance.reference.transforms import (
+    DayTransform, HourTransform, IdentityTransform, MonthTransform, parse_transform, YearTransform,
+)
 from iceberg_conformance.reference.types import (
     DateType as _Date, DecimalType, IcebergType, ListType, LongType, MapType, NestedField, StringType, StructType,
 )
@@ -498,6 +500,9 @@ def _partition_checks(doc: dict[str, Any], ctx: dict[str, Any], df: dict[str, An
     return out
 
 
+_MONOTONE = (YearTransform, MonthTransform, DayTransform, HourTransform)
+
+
 def _compare_partition(name: str, src: int, transform: Any, src_type: IcebergType, expected_json: Any,
                        s: ColumnStats | None, add: Callable[..., None]) -> None:
     if s is not None and s.repeated:
@@ -519,6 +524,17 @@ def _compare_partition(name: str, src: int, transform: Any, src_type: IcebergTyp
     values: set[Any] = {None} if s is None else set(s.partition_values)
     if s is not None and s.count == 0:
         return
+    if isinstance(transform, _MONOTONE) and len(values) > 2:
+        # year, month, day and hour never decrease as their (integer) source grows: when the
+        # least and the greatest value give the partition value, every value between gives it
+        ints = [v for v in values if type(v) is int]
+        if len(ints) == len(values) - (None in values):
+            try:
+                ends = (transform.apply(src_type, min(ints)), transform.apply(src_type, max(ints)))
+            except Exception:
+                ends = None
+            if ends is not None and same_value(ends[0], expected) and same_value(ends[1], expected):
+                values &= {None}
     bad = []
     for v in values:
         if v == "NaN":
