@@ -16,8 +16,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
-from iceberg_conformance.checker.find import local_path
-from iceberg_conformance.checker.plan import LiveDigest, plan, Unit
+from iceberg_conformance.checker.find import Current
+from iceberg_conformance.checker.plan import LiveDigest, plan, plan_metadata, Unit
 from iceberg_conformance.checker.run import CheckRun
 from iceberg_conformance.checker.units.datafile import check_content_file
 from iceberg_conformance.checker.units.deletes import check_dv_merge_unit, check_puffin
@@ -45,7 +45,7 @@ def run_unit_digest(unit: Unit, run: CheckRun | None = None) -> tuple[list[Findi
     the snapshot units, which then need not decode the manifest again). ``run``: the run it
     belongs to (made from the unit's table and roots when not given)."""
     try:
-        run = run if run is not None else CheckRun(unit.table, list(unit.roots))
+        run = run if run is not None else CheckRun(unit.table, list(unit.roots), relocate=unit.relocate)
         if unit.kind == "manifest":
             return check_manifest(run, unit)
         return RUNNERS[unit.kind](run, unit), None
@@ -60,14 +60,14 @@ def run_unit(unit: Unit) -> list[Finding]:
 
 def run_batch(units: list[Unit]) -> list[tuple[list[Finding], LiveDigest | None]]:
     """The results of units of one table, in order, with one run (each file read once)."""
-    runs: dict[tuple[str, tuple[str, ...]], CheckRun] = {}
+    runs: dict[tuple[str, tuple[str, ...], str], CheckRun] = {}
     out = []
     for u in units:
-        key = (u.table, tuple(u.roots))
+        key = (u.table, tuple(u.roots), repr(u.relocate))
         run = runs.get(key)
         if run is None:
             try:
-                run = runs[key] = CheckRun(u.table, list(u.roots))
+                run = runs[key] = CheckRun(u.table, list(u.roots), relocate=u.relocate)
             except Exception:  # reported per unit by run_unit_digest
                 run = None
         out.append(run_unit_digest(u, run))
@@ -76,7 +76,7 @@ def run_batch(units: list[Unit]) -> list[tuple[list[Finding], LiveDigest | None]
 
 #: rules whose findings say that a part of the table was not read (outside the table's location,
 #: a format or a scheme the checker does not read): a check that has them is incomplete
-NOT_READ_RULES = frozenset({"files.outside-table", "checker.not-checked"})
+NOT_READ_RULES = frozenset({"files.outside-table", "checker.not-checked", "files.table-moved"})
 
 
 @dataclass
@@ -88,6 +88,9 @@ class TableResult:
     seconds: float
     #: (rule, severity) -> findings counted beyond the :data:`KEEP` listed
     omitted: dict[tuple[str, str], int] = field(default_factory=dict)
+    #: why this metadata file is the table's current one (a catalog's pointer, version-hint.text,
+    #: the highest version, named directly)
+    chosen: str = ""
 
     @property
     def not_read(self) -> list[Finding]:
@@ -149,22 +152,32 @@ def _run_all(units: list[Unit], run: CheckRun, mapper: Mapper | None, workers: i
     return (r for batch in mapper(run_batch, _batches(units, workers)) for r in batch)
 
 
-def check_table(table: str, progress: Callable[[int, int, Unit], None] | None = None,
+def check_table(table: str | Current, progress: Callable[[int, int, Unit], None] | None = None,
                 mapper: Mapper | None = None, allowed_roots: list[str] | None = None, metadata_only: bool = False,
-                workers: int = 1, planned: Callable[[list[Unit]], None] | None = None) -> TableResult:
+                workers: int = 1, planned: Callable[[list[Unit]], None] | None = None,
+                relocate: list[tuple[str, str]] | None = None) -> TableResult:
     """Plan and run every unit of one table. ``metadata_only`` leaves out the data and delete
     files (every metadata, manifest-list and manifest rule still runs); ``workers`` > 1 runs the
     units in a pool of local processes; ``mapper`` may run them elsewhere (an engine: it maps a
     function over batches of units, results in order); ``planned`` is told the units before they
-    run."""
+    run; ``relocate``: (old, new) prefixes of recorded paths, for a table moved or copied from
+    where its metadata says it lives. ``table``: a metadata file, or a :class:`~checker.find.Current`
+    that says why it is the table's current one."""
     start = time.monotonic()
-    run = CheckRun(table, allowed=allowed_roots)
-    units = plan(run, metadata_only)
+    current = table if isinstance(table, Current) else Current(table, "named directly")
+    run = CheckRun(current.path, allowed=allowed_roots, relocate=relocate)
+    placed = run.placement()
+    if placed is not None and placed[0] == "moved":
+        units = plan_metadata(run)  # its files are recorded where they are not: one finding, not one per file
+    else:
+        units = plan(run, metadata_only)
     if metadata_only:
         units = [u for u in units if u.kind in METADATA_KINDS]
     if planned is not None:
         planned(units)
     findings = _Findings()
+    findings.extend(newer_finding(current))
+    findings.extend(placement_finding(placed, run.table))
     if mapper is None and workers > 1 and len(units) > 1:
         mapper = pool_mapper(workers)
     # manifests first: each returns the digest of its live entries, which the snapshot units
@@ -183,7 +196,7 @@ def check_table(table: str, progress: Callable[[int, int, Unit], None] | None = 
         tick(u)
         findings.extend(part)
         if digest is not None:
-            run.digests[local_path(u.path) or u.path] = digest
+            run.digests[run.local(u.path) or u.path] = digest
     for u in snapshots:
         tick(u)
         findings.extend(run_unit_digest(u, run)[0])
@@ -191,7 +204,37 @@ def check_table(table: str, progress: Callable[[int, int, Unit], None] | None = 
     for u, (part, _digest) in zip(rest, _run_all(rest, run, mapper, workers)):
         tick(u)
         findings.extend(part)
-    return TableResult(run.table, findings.kept, len(units), time.monotonic() - start, findings.omitted)
+    return TableResult(run.table, findings.kept, len(units), time.monotonic() - start, findings.omitted,
+                       current.why)
+
+
+def placement_finding(placed: tuple[str, str, str] | None, table: str) -> list[Finding]:
+    """``files.table-moved`` / ``files.table-copied``: the table is read elsewhere than where
+    its metadata says it lives (:meth:`~checker.run.CheckRun.placement`)."""
+    if placed is None:
+        return []
+    kind, loc, here = placed
+    if kind == "moved":
+        return [Finding("files.table-moved", f"the metadata says the table lives at {loc}, which does not exist; it is "
+                        f"read at {here}. Its manifest lists, manifests and data files are recorded under {loc} and "
+                        f"are not read: if the table was moved, give --relocate {loc}={here}", "-", table,
+                        "/location", "warning")]
+    return [Finding("files.table-copied", f"the metadata says the table lives at {loc}; it is read at {here}. Files "
+                    f"recorded under {loc} are read there, not here: if this is a copy or a move of the table, give "
+                    f"--relocate {loc}={here} to check its own files", "-", table, "/location", "warning")]
+
+
+def newer_finding(current: Current) -> list[Finding]:
+    """``metadata.newer-metadata-files`` when the directory of the chosen metadata file holds
+    others of the same or a higher version: orphans of failed commits, or files written after
+    the pointer that chose this one."""
+    if not current.newer:
+        return []
+    shown = ", ".join(current.newer[:5]) + (f" and {len(current.newer) - 5} more" if len(current.newer) > 5 else "")
+    return [Finding("metadata.newer-metadata-files", f"the check reads {current.path} ({current.why}), but its "
+                    f"directory also holds {len(current.newer)} metadata file(s) of the same or a higher version: "
+                    f"{shown}; they are orphans of failed commits or the pointer is stale, and are not checked",
+                    "-", current.path, "", "warning")]
 
 
 def pool_mapper(workers: int) -> Mapper:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from dataclasses import dataclass
 from typing import Any
 
 from iceberg_conformance.reference.safeio import kind_of
@@ -30,6 +31,49 @@ def local_path(uri: str) -> str | None:
     if "://" in uri.split("/", 1)[0] + "/" and not uri.startswith("/"):
         return None
     return uri
+
+
+def _variants(prefix: str) -> list[str]:
+    """The ways a recorded URI may spell the local directory ``prefix`` (a plain path, ``file:/``,
+    ``file:///``); another scheme's prefix as it is."""
+    local = local_path(prefix)
+    if local is None or not local.startswith("/"):
+        return [prefix]
+    return list(dict.fromkeys([prefix, local, "file:" + local, "file://" + local]))
+
+
+class Locator:
+    """Where a recorded URI is read: ``moves`` (``--relocate OLD=NEW``: the table's files were
+    recorded under OLD and are now under NEW) re-prefix it, then :func:`local_path` makes it a
+    local path (None: not a local path). A prefix matches whole path segments only."""
+
+    def __init__(self, moves: list[tuple[str, str]] | list[list[str]] | None = None) -> None:
+        #: (old, new) as given
+        self.moves: list[tuple[str, str]] = [(str(o), str(n)) for o, n in (moves or [])]
+        self._moves = [(v.rstrip("/"), new.rstrip("/")) for old, new in self.moves for v in _variants(old)]
+
+    def moved(self, uri: str) -> str:
+        """``uri`` with the first matching moved prefix replaced."""
+        for old, new in self._moves:
+            if uri == old or uri.startswith(old + "/"):
+                return new + uri[len(old):]
+        return uri
+
+    def __call__(self, uri: str) -> str | None:
+        return local_path(self.moved(uri)) if self._moves else local_path(uri)
+
+
+def parse_relocate(given: list[str]) -> list[tuple[str, str]]:
+    """``OLD=NEW`` arguments as (old, new) pairs; ValueError for one without ``=`` or with an
+    empty side."""
+    out = []
+    for g in given:
+        old, sep, new = g.partition("=")
+        if not sep or not old or not new:
+            raise ValueError(f"--relocate {g!r}: expected OLD=NEW (the prefix the metadata records = where the "
+                             "files are now)")
+        out.append((old, new))
+    return out
 
 
 def absent(path: str) -> tuple[str, str] | None:
@@ -57,9 +101,33 @@ def _version_of(name: str) -> int | None:
     return int(digits) if len(digits) < 19 else None
 
 
-def latest_metadata(table_dir: str) -> str | None:
+@dataclass(frozen=True)
+class Current:
+    """The metadata file a check reads, why it is the current one, and the other metadata files of
+    its directory with the same or a higher version number (orphans of failed commits, or files
+    written after the pointer that chose this one)."""
+
+    path: str
+    why: str
+    newer: tuple[str, ...] = ()
+
+
+def newer_metadata(path: str) -> tuple[str, ...]:
+    """The other metadata files beside ``path`` whose version number is its own or higher (none
+    when ``path`` carries no version number)."""
+    own = _version_of(os.path.basename(path))
+    meta = os.path.dirname(path)
+    if own is None or not os.path.isdir(meta):
+        return ()
+    return tuple(sorted(os.path.join(meta, n) for n in os.listdir(meta)
+                        if not n.startswith(".") and n != os.path.basename(path)
+                        and (v := _version_of(n)) is not None and v >= own))
+
+
+def current_metadata(table_dir: str) -> Current | None:
     """The current metadata file of a table directory: ``version-hint.text`` when it names an
-    existing file, else the highest version number, else the newest file."""
+    existing file, else the highest version number, else the newest file; None when there is
+    no ``metadata/`` directory with a metadata file."""
     meta = os.path.join(table_dir, "metadata")
     if not os.path.isdir(meta):
         return None
@@ -72,46 +140,70 @@ def latest_metadata(table_dir: str) -> str | None:
             text = f.read().strip()
         for n in names:
             if text.isdigit() and len(text) < 19 and _version_of(n) == int(text) and n.startswith("v"):
-                return os.path.join(meta, n)
+                chosen = os.path.join(meta, n)
+                return Current(chosen, f"metadata/version-hint.text names version {text}", newer_metadata(chosen))
     versioned = [(v, n) for n in names if (v := _version_of(n)) is not None]
     if versioned:
-        return os.path.join(meta, max(versioned)[1])
-    return os.path.join(meta, max(names, key=lambda n: os.path.getmtime(os.path.join(meta, n))))
+        v, n = max(versioned)
+        why = "the highest version number in metadata/ (no version-hint.text)" if not os.path.isfile(hint) else \
+            "the highest version number in metadata/ (version-hint.text names no metadata file there)"
+        chosen = os.path.join(meta, n)
+        return Current(chosen, why, newer_metadata(chosen))
+    newest = max(names, key=lambda n: os.path.getmtime(os.path.join(meta, n)))
+    return Current(os.path.join(meta, newest), "the most recently modified metadata file (none has a version number)")
 
 
-def find_tables(path: str) -> list[str]:
-    """Metadata files of every table at or below ``path`` (a metadata file, a table
-    directory, or a warehouse). Hidden entries and Hadoop ``.crc`` files are ignored."""
+def latest_metadata(table_dir: str) -> str | None:
+    """The path of :func:`current_metadata`."""
+    got = current_metadata(table_dir)
+    return got.path if got is not None else None
+
+
+def find_current(path: str) -> list[Current]:
+    """The metadata file of every table at or below ``path`` (a metadata file, a table
+    directory, or a warehouse), with why it was chosen. Hidden entries and Hadoop ``.crc`` files
+    are ignored."""
     path = local_path(path) or path
     if os.path.isfile(path):
-        return [os.path.abspath(path)]
+        full = os.path.abspath(path)
+        return [Current(full, "named directly")]  # later files are not questioned: the user chose
     if not os.path.isdir(path):
         return []
-    own = latest_metadata(path)
+    own = current_metadata(path)
     if own is not None:
-        return [os.path.abspath(own)]
-    found: list[str] = []
+        return [_absolute(own)]
+    found: list[Current] = []
     for root, dirs, _files in os.walk(path):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         if os.path.basename(root) in ("data", "metadata"):
             dirs[:] = []
             continue
-        m = latest_metadata(root)
+        m = current_metadata(root)
         if m is not None:
-            found.append(os.path.abspath(m))
+            found.append(_absolute(m))
             dirs[:] = []
     return found
 
 
+def _absolute(c: Current) -> Current:
+    return Current(os.path.abspath(c.path), c.why, tuple(os.path.abspath(n) for n in c.newer))
+
+
+def find_tables(path: str) -> list[str]:
+    """Metadata files of every table at or below ``path`` (see :func:`find_current`)."""
+    return [c.path for c in find_current(path)]
+
+
 # --- confinement: only files under the table are read --------------------------------------------
 
-def table_roots(table: str, doc: Any, allowed: list[str] | None = None) -> list[str]:
-    """The directories a table's files may be read from: its ``location``, the directory of its
-    metadata file's ``metadata/`` folder, and ``allowed`` (resolved, symbolic links followed)."""
+def table_roots(table: str, doc: Any, allowed: list[str] | None = None, locate: Locator | None = None) -> list[str]:
+    """The directories a table's files may be read from: its ``location`` (where ``locate``
+    reads it), the directory of its metadata file's ``metadata/`` folder, and ``allowed``
+    (resolved, symbolic links followed)."""
     roots = [os.path.dirname(os.path.dirname(os.path.abspath(table)))]
     loc = doc.get("location") if isinstance(doc, dict) else None
     if isinstance(loc, str):
-        local = local_path(loc)
+        local = (locate or local_path)(loc)
         if local is not None:
             roots.append(local)
     roots += list(allowed or [])

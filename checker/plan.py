@@ -19,7 +19,6 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from iceberg_conformance.checker.find import local_path
 from iceberg_conformance.checker.run import CheckRun
 from iceberg_conformance.reference.manifests import inherit
 from iceberg_conformance.reference.metadata import snapshots_by_id
@@ -37,6 +36,8 @@ class Unit:
     #: directories the unit may read under (the table's location and directory, and roots the
     #: user allowed); empty: no confinement
     roots: list[str] = field(default_factory=list)
+    #: [old, new] prefixes of recorded paths moved (``--relocate``), as the run was given them
+    relocate: list[list[str]] = field(default_factory=list)
 
     def label(self) -> str:
         return f"{self.kind} {self.path}"
@@ -134,7 +135,7 @@ def snapshot_manifests(run: CheckRun, snap: dict[str, Any]) -> list[dict[str, An
     """Manifest-list entries of a snapshot (v1 ``manifests`` lists become bare entries)."""
     ml = snap.get("manifest-list")
     if isinstance(ml, str):
-        local = local_path(ml)
+        local = run.local(ml)
         if local is None or not run.readable(local):
             return []
         return run.manifest_list(local)[0]
@@ -146,22 +147,26 @@ def snapshot_manifests(run: CheckRun, snap: dict[str, Any]) -> list[dict[str, An
 Live = list[tuple[dict[str, Any], dict[str, Any], int]]
 
 
-def live_entries(run: CheckRun, snap: dict[str, Any],
-                 seen: dict[tuple[str, str], Live] | None = None) -> Iterator[tuple[dict[str, Any], dict[str, Any], int]]:
+def live_entries(run: CheckRun, snap: dict[str, Any], seen: dict[tuple[str, int], tuple[dict[str, Any], Live]] | None = None,
+                 listed: list[dict[str, Any]] | None = None) -> Iterator[tuple[dict[str, Any], dict[str, Any], int]]:
     """(manifest-list entry, entry with inherited values, index) of every ADDED/EXISTING entry
-    of the snapshot. ``seen`` keeps each manifest's live entries by the record that names it, so
-    a manifest listed by many snapshots is decoded once."""
-    for mf in snapshot_manifests(run, snap):
-        local = local_path(str(mf.get("manifest_path")))
+    of the snapshot. ``seen`` keeps each manifest's live entries by the record object that names
+    it (``listed``: the snapshot's records, equal records of different snapshots being one
+    object, as :func:`plan` makes them), so a manifest listed by many snapshots is decoded once."""
+    for mf in snapshot_manifests(run, snap) if listed is None else listed:
+        local = run.local(str(mf.get("manifest_path")))
         if local is None or not run.readable(local):
             continue
-        key = (local, canonical(mf)) if seen is not None else None
-        got = seen.get(key) if seen is not None and key is not None else None
-        if got is None:
+        # the value kept holds the record, so its id stays its own while ``seen`` lives
+        key = (local, id(mf))
+        kept = seen.get(key) if seen is not None else None
+        if kept is None:
             entries, _ = run.manifest(local)
             got = [(mf, e, i) for i, e in enumerate(inherit(entries, mf, run.version)) if e.get("status") in (0, 1)]
-            if seen is not None and key is not None:
-                seen[key] = got
+            if seen is not None:
+                seen[key] = (mf, got)
+        else:
+            got = kept[1]
         yield from ((mf, e, i) for _mf, e, i in got)
 
 
@@ -184,9 +189,17 @@ def plan_units(table: str, allowed_roots: list[str] | None = None, metadata_only
 def plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
     """Every unit of work of the run's table. Every snapshot the metadata lists is planned."""
     units = _plan(run, metadata_only)
+    moves = [[old, new] for old, new in run.local.moves]
     for u in units:
         u.roots = list(run.roots.roots)
+        u.relocate = moves
     return units
+
+
+def plan_metadata(run: CheckRun) -> list[Unit]:
+    """The metadata unit alone (a table whose other files are not to be read)."""
+    return [Unit("metadata", run.table, run.table, roots=list(run.roots.roots),
+                 relocate=[[old, new] for old, new in run.local.moves])]
 
 
 def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
@@ -204,22 +217,35 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
     puffin_deletes: dict[str, list[Any]] = {}
     # DV content key -> {"dv": its record, "files": position delete file key -> record}
     merges: dict[str, dict[str, Any]] = {}
-    seen: dict[tuple[str, str], Live] = {}
+    seen: dict[tuple[str, int], tuple[dict[str, Any], Live]] = {}
+    # id of an entry (kept alive by ``seen``, which hands the same entry to every snapshot listing
+    # it through the same record) -> (its record and spec as canonical text, its partition's)
+    texts: dict[int, tuple[str, str]] = {}
+    # id of a manifest-list record (each kept alive in ``held``) -> its canonical text: the run's
+    # lists share one object for equal records, so each distinct record is written out once
+    record_texts: dict[int, str] = {}
+    held: list[dict[str, Any]] = []
     appends = appending_snapshots(doc) if version >= 3 else set()
     for snap in snaps:
         sid = snap.get("snapshot-id")
         key = id_key(sid)
         units.append(Unit("snapshot", table, str(snap.get("manifest-list", "")), {"snapshot_id": sid}))
+        list_path = str(snap.get("manifest-list", ""))
         try:
             listed = snapshot_manifests(run, snap)
-            entries = [] if metadata_only else list(live_entries(run, snap, seen))
+            for i, mf in enumerate(listed):
+                p = str(mf.get("manifest_path"))
+                as_text = record_texts.get(id(mf))
+                if as_text is None:
+                    as_text = record_texts[id(mf)] = canonical(mf)
+                    held.append(mf)
+                rec = manifests.setdefault(p, {}).setdefault(as_text, {"record": mf, "where": []})
+                rec["where"].append([list_path, i, sid])
+                # the run keeps every list it read: a record equal to one seen before becomes that one
+                listed[i] = rec["record"]
+            entries = [] if metadata_only else list(live_entries(run, snap, seen, listed))
         except Exception:  # unreadable input: the snapshot and manifest units report it
-            listed, entries = [], []
-        list_path = str(snap.get("manifest-list", ""))
-        for i, mf in enumerate(listed):
-            p = str(mf.get("manifest_path"))
-            rec = manifests.setdefault(p, {}).setdefault(canonical(mf), {"record": mf, "where": []})
-            rec["where"].append([list_path, i, sid])
+            entries = []
         data_here: dict[str, tuple[int, Any, Any, int]] = {}
         dvs_here: list[tuple[str, dict[str, Any]]] = []
         positions_here: list[dict[str, Any]] = []
@@ -237,18 +263,21 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
             if version >= 3 and isinstance(df.get("first_row_id"), int) and df.get("content", 0) == 0:
                 item.setdefault("row_ids_by_snapshot", {}).setdefault(key, {}).setdefault(
                     df["first_row_id"], [str(mf.get("manifest_path")), i, sid])
-            item["records"].setdefault(canonical([df, spec_id]), {
+            text = texts.get(id(e))
+            if text is None:
+                text = texts[id(e)] = (canonical([df, spec_id]), canonical(df.get("partition") or {}))
+            item["records"].setdefault(text[0], {
                 "entry": e, "manifest": str(mf.get("manifest_path")), "index": i, "spec_id": spec_id,
                 "occurrences": 0})["occurrences"] += 1
             if df.get("content", 0) == 0:
                 data_here[str(df.get("file_path"))] = (
-                    int(df.get("record_count") or 0), spec_id, canonical(df.get("partition") or {}),
+                    int(df.get("record_count") or 0), spec_id, text[1],
                     int(e.get("sequence_number") or 0))
             elif df.get("content_offset") is not None:
                 puffin_deletes.setdefault(str(df.get("file_path")), []).append(sid)
             if df.get("content") == 1:
                 rec = {"key": k, "path": str(df.get("file_path")), "manifest": str(mf.get("manifest_path")),
-                       "index": i, "spec_id": spec_id, "partition": canonical(df.get("partition") or {}),
+                       "index": i, "spec_id": spec_id, "partition": text[1],
                        "sequence_number": e.get("sequence_number"),
                        "referenced_data_file": df.get("referenced_data_file"), "file_format": df.get("file_format"),
                        "content_offset": df.get("content_offset"),

@@ -170,7 +170,7 @@ def to_json(results: list[TableResult]) -> dict[str, Any]:
         c = counts(r.findings, r.omitted)
         for k, v in c.items():
             total[k] = total.get(k, 0) + v
-        tables.append({"table": r.table, "units": r.units, "seconds": round(r.seconds, 3),
+        tables.append({"table": r.table, "chosen": r.chosen, "units": r.units, "seconds": round(r.seconds, 3),
                        "verdict": r.verdict(), "not_read": len(r.not_read),
                        "counts": c, "groups": [g.to_json() for g in group(r.findings, r.omitted)],
                        "findings": [f.to_json() for f in r.findings],
@@ -190,6 +190,8 @@ def render_text(results: list[TableResult]) -> str:
         c = counts(r.findings, r.omitted)
         lines.append(f"table {r.table}: {c['error']} error(s), {c['warning']} warning(s), {c['info']} info "
                      f"[{r.units} units, {r.seconds:.2f}s]")
+        if r.chosen:
+            lines.append(f"  metadata file checked: {r.chosen}")
         if r.incomplete:
             lines.append(f"  verdict: INCOMPLETE: {len(r.not_read)} part(s) of the table were not read "
                          "(files.outside-table, checker.not-checked below); what was read is reported")

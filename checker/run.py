@@ -16,7 +16,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, Iterator, TypeVar
 
-from iceberg_conformance.checker.find import absent, local_path, Roots, table_roots
+from iceberg_conformance.checker.find import absent, local_path, Locator, Roots, table_roots
 from iceberg_conformance.reference.findings import Finding
 from iceberg_conformance.reference.manifests import read_manifest, read_manifest_list
 from iceberg_conformance.reference.metadata import current_schema, format_version, load_metadata, schema_by_id
@@ -82,7 +82,9 @@ class CheckRun:
     columnar screen of manifests runs (``None``: :func:`columnar_enabled`)."""
 
     def __init__(self, table: str, roots: list[str] | None = None, *, allowed: list[str] | None = None,
-                 columnar: bool | None = None) -> None:
+                 columnar: bool | None = None, relocate: list[tuple[str, str]] | list[list[str]] | None = None) -> None:
+        #: recorded URI -> local path (None: not a local path), prefixes moved by ``relocate``
+        self.local = Locator(relocate)
         self.table = local_path(table) or table
         doc, findings = load_metadata(self.table)
         #: the metadata document as parsed (any JSON value), and what loading it found
@@ -94,15 +96,23 @@ class CheckRun:
         #: the table's format version; a document without a valid one is read as v1 (the metadata
         #: rules report it)
         self.version: int = v if v in (1, 2, 3) else 1
-        self.roots = Roots(table_roots(self.table, self.doc, allowed) if roots is None else roots)
+        self.roots = Roots(table_roots(self.table, self.doc, allowed, self.local) if roots is None else roots)
         self.columnar = columnar_enabled() if columnar is None else columnar
         self.screen = ScreenCounts()
         #: manifest path -> the live digest its manifest unit computed (see :mod:`checker.plan`)
         self.digests: dict[str, Any] = {}
-        self._lists: _Recent[str, tuple[list[dict[str, Any]], list[Finding]]] = _Recent(64)
+        #: every manifest list read, kept for the run: planning reads each once and the snapshot
+        #: units use what it read (planning makes identical records of different lists one object)
+        self._lists: dict[str, tuple[list[dict[str, Any]], list[Finding]]] = {}
+        #: the distinct manifest-list records decoded (see :func:`reference.manifests.read_manifest_list`)
+        self._list_records: dict[Any, dict[str, Any]] = {}
         self._manifests: _Recent[str, tuple[list[dict[str, Any]], list[Finding]]] = _Recent(256)
         self._recent: dict[str, _Recent[str, tuple[Any]]] = {}
         self._schemas: tuple[list[StructType], StructType | None] | None = None
+        #: path -> (rule, why) when it cannot be read as a table file, None when it is a regular file
+        self._absent: dict[str, tuple[str, str] | None] = {}
+        self._sizes: dict[str, int] = {}
+        self._logged: list[tuple[int, str, dict[str, Any]]] | None = None
 
     # --- what may be read -----------------------------------------------------------------------
 
@@ -112,7 +122,49 @@ class CheckRun:
 
     def readable(self, local: str) -> bool:
         """Whether ``local`` may be read and is a regular file."""
-        return not self.outside(local) and is_regular(local)
+        return not self.outside(local) and self.absent(local) is None
+
+    def absent(self, local: str) -> tuple[str, str] | None:
+        """:func:`~checker.find.absent` of ``local``, asked once per run."""
+        if local in self._absent:
+            return self._absent[local]
+        why = self._absent[local] = absent(local)
+        return why
+
+    def size(self, local: str) -> int:
+        """The size of the regular file ``local``, asked once per run."""
+        got = self._sizes.get(local)
+        if got is None:
+            got = self._sizes[local] = os.path.getsize(local)
+        return got
+
+    def logged(self) -> list[tuple[int, str, dict[str, Any]]]:
+        """:func:`logged_metadata` of the table (oldest first), read once per run."""
+        if self._logged is None:
+            self._logged = [] if self.doc is None else list(
+                logged_metadata(self.doc, lambda p: None if self.outside(p) else p, locate=self.local))
+        return self._logged
+
+    def placement(self) -> tuple[str, str, str] | None:
+        """Whether the table is read elsewhere than where its metadata says it lives: (``moved``:
+        the recorded location does not exist, or ``copied``: it does, the location as recorded,
+        the directory the table is read in); None when it is read where it lives (or under its
+        ``write.metadata.path``), or the location is not a local path."""
+        loc = self.doc.get("location") if self.doc is not None else None
+        local = self.local(loc) if isinstance(loc, str) else None
+        if not isinstance(loc, str) or local is None or "\0" in local:
+            return None
+        here = os.path.realpath(os.path.dirname(os.path.dirname(os.path.abspath(self.table))))
+        homes = [local]
+        props = self.doc.get("properties") if self.doc is not None else None
+        meta_path = props.get("write.metadata.path") if isinstance(props, dict) else None
+        if isinstance(meta_path, str) and self.local(meta_path) is not None:
+            homes.append(os.path.dirname(str(self.local(meta_path)).rstrip("/")))
+        for home in homes:
+            real = os.path.realpath(os.path.abspath(home))
+            if here == real or here.startswith(real.rstrip(os.sep) + os.sep):
+                return None
+        return ("copied" if os.path.isdir(local) else "moved"), loc, here
 
     def blocked(self, local: str, file: str, location: str, path: str, missing_rule: str,
                 what: str) -> Finding | None:
@@ -120,7 +172,7 @@ class CheckRun:
         regular file), or None."""
         if self.outside(local):
             return outside_finding(file, location, path)
-        why = absent(local)
+        why = self.absent(local)
         if why is None:
             return None
         rule = missing_rule if why[0] == "files.missing" else why[0]
@@ -132,7 +184,9 @@ class CheckRun:
     def manifest_list(self, path: str) -> tuple[list[dict[str, Any]], list[Finding]]:
         """The decoded records of a manifest list and its findings."""
         got = self._lists.get(path)
-        return got if got is not None else self._lists.put(path, read_manifest_list(path, self.version))
+        if got is None:
+            got = self._lists[path] = read_manifest_list(path, self.version, self._list_records)
+        return got
 
     def manifest(self, path: str) -> tuple[list[dict[str, Any]], list[Finding]]:
         """The decoded entries of a manifest (as stored) and its findings."""
@@ -177,8 +231,8 @@ def parsed_schemas(doc: dict[str, Any]) -> tuple[list[StructType], StructType | 
     return out, current
 
 
-def logged_metadata(doc: dict[str, Any], allowed: Callable[[str], str | None], *, newest_first: bool = False
-                    ) -> Iterator[tuple[int, str, dict[str, Any]]]:
+def logged_metadata(doc: dict[str, Any], allowed: Callable[[str], str | None], *, newest_first: bool = False,
+                    locate: Callable[[str], str | None] = local_path) -> Iterator[tuple[int, str, dict[str, Any]]]:
     """The earlier metadata files ``metadata-log`` names that can be read: (log index, path as
     recorded, document), oldest first unless ``newest_first``. ``allowed``: local path -> the
     path, or None when it may not be read. Files that are missing, not local, not regular or not
@@ -187,7 +241,7 @@ def logged_metadata(doc: dict[str, Any], allowed: Callable[[str], str | None], *
     entries = list(enumerate(log)) if isinstance(log, list) else []
     for i, entry in reversed(entries) if newest_first else entries:
         path = entry.get("metadata-file") if isinstance(entry, dict) else None
-        local = local_path(path) if isinstance(path, str) else None
+        local = locate(path) if isinstance(path, str) else None
         if path is None or local is None or allowed(local) is None or not is_regular(local):
             continue
         old, _ = load_metadata(local)

@@ -54,8 +54,8 @@ from typing import Any, Callable, NoReturn, Sequence
 
 import iceberg_conformance.suites
 from iceberg_conformance import bugs
-from iceberg_conformance.checker import find_tables
-from iceberg_conformance.checker.check import check_table
+from iceberg_conformance.checker.find import parse_relocate
+from iceberg_conformance.checker.sources import check_source, resolve_all, Source, SourceError
 from iceberg_conformance.checker.damage import (
     AREAS, DAMAGES, Damage, recall_by_area, render as render_damage, self_test, write_damaged,
 )
@@ -111,7 +111,10 @@ def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
 # --- check ------------------------------------------------------------------------------------
 
 def _add_check_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("paths", nargs="+", metavar="PATH", help="a metadata file, a table directory or a warehouse directory")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="a metadata file, a table directory or a warehouse directory; a table's (or metadata file's) "
+                        "URI in an object store (s3://, gs://, abfs://, abfss://, file://); with --catalog, a table "
+                        "(db.table) or a namespace (db), none for the whole catalog")
     p.add_argument("--json", action="store_true", help="print a JSON report on stdout")
     p.add_argument("--fail-on", choices=("error", "warning", "info"), default="error",
                    help="lowest severity that makes the exit status 1 (default: error)")
@@ -123,42 +126,116 @@ def _add_check_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--allow-root", action="append", default=[], metavar="DIR",
                    help="also read files under DIR (by default only files under the table's location and "
                         "directory are read; others are reported as files.outside-table)")
+    p.add_argument("--relocate", action="append", default=[], metavar="OLD=NEW",
+                   help="the table was moved or copied: read files recorded under the prefix OLD from NEW "
+                        "(repeatable)")
+    p.add_argument("--catalog", metavar="NAME",
+                   help="name tables through PyIceberg's catalog NAME (.pyiceberg.yaml, PYICEBERG_CATALOG__NAME__* "
+                        "environment variables): the metadata file the catalog points at is checked")
+    p.add_argument("--s3-endpoint", metavar="URL",
+                   help="the S3 endpoint (MinIO, a local server; default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, "
+                        "the catalog's s3.endpoint, else AWS)")
 
 
 def _check(args: argparse.Namespace, passthrough: list[str]) -> int:
-    tables: list[str] = []
-    for p in args.paths:
-        found = find_tables(p)
-        if not found:
-            print(f"iceberg-conformance check: no Iceberg table at {p} (expected a metadata file, a table "
-                  "directory with metadata/, or a warehouse)", file=sys.stderr)
-            return 2
-        tables.extend(found)
-    show = not args.quiet and sys.stderr.isatty()
-    started = [0.0]
+    if not args.paths and not args.catalog:
+        print("iceberg-conformance check: give a PATH (or --catalog NAME)", file=sys.stderr)
+        return 2
+    try:
+        relocate = parse_relocate(args.relocate)
+        tables = resolve_all(args.paths, catalog=args.catalog, metadata_only=args.metadata_only,
+                             s3_endpoint=args.s3_endpoint)
+    except (ValueError, SourceError) as e:
+        print(f"iceberg-conformance check: {e}", file=sys.stderr)
+        return 2
+    try:
+        return _check_sources(args, tables, relocate)
+    finally:
+        for t in tables:
+            t.close()
+
+
+def unit_bytes(u: Unit) -> int:
+    """The bytes a unit reads, as the table records them (a content file's file_size_in_bytes, a
+    manifest's manifest_length; 0 when not recorded)."""
+    records = u.context.get("records") or [{}]
+    first = records[0] if isinstance(records[0], dict) else {}
+    if u.kind in ("data-file", "delete-file"):
+        size = (first.get("entry") or {}).get("data_file", {}).get("file_size_in_bytes")
+    elif u.kind == "manifest":
+        size = (first.get("record") or {}).get("manifest_length")
+    else:
+        size = None
+    return size if isinstance(size, int) and size > 0 else 0
+
+
+class _Progress:
+    """Progress of a check on a terminal: units (files) done of all, bytes read of all, time left.
+    With rich installed, a progress bar; else one line rewritten in place."""
+
+    def __init__(self, show: bool) -> None:
+        self.show = show
+        self.started = 0.0
+        self.total_bytes = self.done_bytes = 0
+        self._bar: Any = None
+        self._task: Any = None
+
+    def planned(self, units: list[Unit]) -> None:
+        self.started = time.monotonic()
+        self.total_bytes = sum(unit_bytes(u) for u in units)
+        self.done_bytes = 0
+        if not self.show or len(units) <= 20:
+            return
+        try:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        except ImportError:
+            return
+        self._bar = Progress(TextColumn("  {task.description:<12}"), BarColumn(), MofNCompleteColumn(),
+                             TextColumn("{task.fields[read]}"), TimeRemainingColumn(),
+                             console=Console(stderr=True), transient=True)
+        self._task = self._bar.add_task("planned", total=len(units), read="")
+        self._bar.start()
+
+    def tick(self, i: int, n: int, u: Unit) -> None:
+        self.done_bytes += unit_bytes(u)
+        read = f"{self.done_bytes / 1e6:,.1f} of {self.total_bytes / 1e6:,.1f} MB"
+        if self._bar is not None:
+            self._bar.update(self._task, completed=i + 1, description=u.kind, read=read)
+        elif self.show and (n > 20 and i % max(1, n // 50) == 0):
+            elapsed = time.monotonic() - self.started
+            left = f", about {elapsed / i * (n - i):.0f} s left" if i and elapsed > 2 else ""
+            print(f"\r  {i}/{n} {u.kind:<12} {read}{left}   ", end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+        elif self.show:
+            print("\r", end="", file=sys.stderr)
+
+
+def _check_sources(args: argparse.Namespace, tables: list[Source], relocate: list[tuple[str, str]]) -> int:
+    bar = _Progress(not args.quiet and sys.stderr.isatty())
 
     def planned(units: list[Unit]) -> None:
-        started[0] = time.monotonic()
+        bar.planned(units)
         files = sum(u.kind in ("data-file", "delete-file") for u in units)
         if not args.quiet and not args.metadata_only and files >= BIG_TABLE_FILES:
             print(f"  {files} data and delete files will be opened and read; progress shows the time left. "
                   "--metadata-only checks metadata, manifest lists and manifests without opening them.",
                   file=sys.stderr)
 
-    def progress(i: int, n: int, u: Unit) -> None:
-        if show and (n > 20 and i % max(1, n // 50) == 0):
-            elapsed = time.monotonic() - started[0]
-            left = f", about {elapsed / i * (n - i):.0f} s left" if i and elapsed > 2 else ""
-            print(f"\r  {i}/{n} {u.kind:<12}{left}   ", end="", file=sys.stderr, flush=True)
-
     results = []
     for t in tables:
         if not args.quiet:
-            print(f"checking {t}", file=sys.stderr)
-        results.append(check_table(t, progress=progress, planned=planned, allowed_roots=args.allow_root,
-                                   metadata_only=args.metadata_only, workers=max(1, args.workers)))
-        if show:
-            print("\r", end="", file=sys.stderr)
+            print(f"checking {t.label}: {t.current.why}", file=sys.stderr)
+        try:
+            results.append(check_source(t, relocate=relocate, progress=bar.tick, planned=planned,
+                                        allowed_roots=args.allow_root, metadata_only=args.metadata_only,
+                                        workers=max(1, args.workers)))
+        finally:
+            bar.close()
     unreadable = [r for r in results if any(f.rule in UNREADABLE and f.file == r.table for f in r.findings)
                   and r.units <= 1]
     if args.json:

@@ -1214,8 +1214,12 @@ def check_manifest(path: str, context: ManifestContext) -> list[Finding]:
 
 # --- manifest lists -----------------------------------------------------------------------------
 
-def read_manifest_list(path: str, format_version: int | None = None) -> tuple[list[dict[str, Any]], list[Finding]]:
-    """(decoded manifest-list entries, findings) of a manifest list file."""
+def read_manifest_list(path: str, format_version: int | None = None, memo: dict[Any, dict[str, Any]] | None = None
+                       ) -> tuple[list[dict[str, Any]], list[Finding]]:
+    """(decoded manifest-list entries, findings) of a manifest list file. ``memo``, kept across
+    the lists of one table, decodes a record equal to one decoded before (same writer schema,
+    same values) once: the entries are then that one object (a table's lists repeat the records
+    of the manifests they keep, so its many lists hold few distinct records)."""
     findings: list[Finding] = []
     try:
         writer_schema, meta, records = read_container(path)
@@ -1257,12 +1261,20 @@ def read_manifest_list(path: str, format_version: int | None = None) -> tuple[li
     entries = []
     # v1 has no content field; one written anyway is read raw (the v1 rows leave it out)
     v1_content = ids[517][0] if version == 1 and 517 in ids else None
+    context = (version, json.dumps(writer_schema, sort_keys=True)) if memo is not None else None
     for i, r in enumerate(records):
         if v1_content is not None and isinstance(r, dict) and r.get(v1_content) not in (None, 0):
             findings.append(_finding("manifests.content-version", f"content {_short_value(r.get(v1_content))} in a "
                                      "v1 manifest list: v1 lists only data manifests", CLAUSE_VERSIONS, path,
                                      f"manifests[{i}]"))
         try:
+            if memo is not None:
+                seen_as = (context, repr(r))
+                known = memo.get(seen_as)
+                if known is None:
+                    known = memo[seen_as] = decode_manifest_file(r, version, ids, summary_ids)
+                entries.append(known)
+                continue
             entries.append(decode_manifest_file(r, version, ids, summary_ids))
         except _SHAPE_ERRORS as e:
             why = f"no key {e}" if isinstance(e, KeyError) else str(e)[:300]

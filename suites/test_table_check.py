@@ -24,7 +24,8 @@ from iceberg_conformance.checker.plan import Unit, plan_units
 
 from iceberg_conformance.checker.check import check_table, run_unit
 
-from iceberg_conformance.checker.find import find_tables
+from iceberg_conformance.checker.find import find_tables, parse_relocate
+from iceberg_conformance.checker.sources import check_source, Source
 from iceberg_conformance.reference.findings import Finding
 from iceberg_conformance.suites.golden import small_tables as small
 from iceberg_conformance.suites.harness.tables_plugin import format_findings
@@ -34,14 +35,16 @@ pytestmark = pytest.mark.area("table-check")
 
 # --- tables given on the command line ------------------------------------------------------------
 
-def test_table_conforms(iceberg_table: str, request: pytest.FixtureRequest) -> None:
+def test_table_conforms(iceberg_table: Source, request: pytest.FixtureRequest) -> None:
     levels = ("error",) if request.config.getoption("table_fail_on") == "error" else ("error", "warning")
-    result = check_table(iceberg_table, metadata_only=request.config.getoption("table_metadata_only"))
+    result = check_source(iceberg_table, relocate=parse_relocate(request.config.getoption("table_relocate")),
+                          metadata_only=request.config.getoption("table_metadata_only"))
     bad = [f for f in result.findings if f.severity in levels]
+    name = f"{iceberg_table.label} ({iceberg_table.current.why})" if iceberg_table.label != result.table else result.table
     if bad:
-        pytest.fail(f"{iceberg_table}: {len(bad)} finding(s)\n{format_findings(bad)}", pytrace=False)
+        pytest.fail(f"{name}: {len(bad)} finding(s)\n{format_findings(bad)}", pytrace=False)
     if result.incomplete:
-        pytest.fail(f"{iceberg_table}: the check is incomplete: {len(result.not_read)} part(s) of the table were not "
+        pytest.fail(f"{name}: the check is incomplete: {len(result.not_read)} part(s) of the table were not "
                     f"read\n{format_findings(result.not_read)}", pytrace=False)
 
 

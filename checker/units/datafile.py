@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterator
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from iceberg_conformance.checker.find import absent, local_path
+from iceberg_conformance.checker.find import absent
 from iceberg_conformance.checker.plan import describe_key, Unit
 from iceberg_conformance.checker.run import CheckRun, outside_finding
 from iceberg_conformance.checker.units.deletes import (
@@ -55,7 +55,9 @@ from iceberg_conformance.reference.findings import Finding
 from iceberg_conformance.reference.metadata import spec_by_id
 from iceberg_conformance.reference.safeio import open_regular
 from iceberg_conformance.reference.schema import walk
-from iceberg_conformance.reference.transforms import IdentityTransform, parse_transform
+from iceberg_conformance.reference.transforms import (
+    DayTransform, HourTransform, IdentityTransform, MonthTransform, parse_transform, YearTransform,
+)
 from iceberg_conformance.reference.types import (
     DateType as _Date, DecimalType, IcebergType, ListType, LongType, MapType, NestedField, StringType, StructType,
 )
@@ -128,7 +130,7 @@ def _check_record(run: CheckRun, unit: Unit) -> list[Finding]:
     def add(rule: str, msg: str, clause: str, loc: str, severity: Any = "error") -> None:
         out.append(Finding(rule, f"{what} {uri}: {msg}", clause, manifest, f"{mloc}/{loc}" if loc else mloc, severity))
 
-    local = local_path(uri)
+    local = run.local(uri)
     if local is None:
         add("checker.not-checked", "check not available: not a local path", "-", "file_path", "warning")
         return out
@@ -524,6 +526,9 @@ def _partition_checks(doc: dict[str, Any], ctx: dict[str, Any], df: dict[str, An
     return out
 
 
+_MONOTONE = (YearTransform, MonthTransform, DayTransform, HourTransform)
+
+
 def _compare_partition(name: str, src: int, transform: Any, src_type: IcebergType, expected_json: Any,
                        s: ColumnStats | None, add: Callable[..., None]) -> None:
     if s is not None and s.repeated:
@@ -545,6 +550,17 @@ def _compare_partition(name: str, src: int, transform: Any, src_type: IcebergTyp
     values: set[Any] = {None} if s is None else set(s.partition_values)
     if s is not None and s.count == 0:
         return
+    if isinstance(transform, _MONOTONE) and len(values) > 2:
+        # year, month, day and hour never decrease as their (integer) source grows: when the
+        # least and the greatest value give the partition value, every value between gives it
+        ints = [v for v in values if type(v) is int]
+        if len(ints) == len(values) - (None in values):
+            try:
+                ends = (transform.apply(src_type, min(ints)), transform.apply(src_type, max(ints)))
+            except Exception:
+                ends = None
+            if ends is not None and same_value(ends[0], expected) and same_value(ends[1], expected):
+                values &= {None}
     bad = []
     for v in values:
         if v == "NaN":
@@ -588,9 +604,9 @@ def check_content_file(run: CheckRun, unit: Unit) -> list[Finding]:
                               for k, w in list(seen.items())[:4])
             first = next(iter(seen.values()))
             out.append(Finding(rule, f"{describe_key(unit.path)}: its {what} differ between the entries that list "
-                               f"it: {shown}", clause, local_path(str(first[0])) or str(first[0]),
+                               f"it: {shown}", clause, run.local(str(first[0])) or str(first[0]),
                                f"entries[{first[1]}]"))
-    local = local_path(unit.path)
+    local = run.local(unit.path)
     if local is not None and run.outside(local):
         first_rec = (unit.context.get("records") or [{}])[0]
         return out + [outside_finding(str(first_rec.get("manifest", unit.table)),

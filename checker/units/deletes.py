@@ -153,15 +153,17 @@ def dv_positions(local: str, offset: int, size: int) -> tuple[int, ...] | None:
 
 def check_dv_merge(dv: dict[str, Any], files: list[dict[str, Any]],
                    readable: Callable[[str], bool] = lambda _p: True,
-                   rows_of: Callable[[str, str], dict[str, set[int]] | None] | None = None) -> list[Finding]:
+                   rows_of: Callable[[str, str], dict[str, set[int]] | None] | None = None,
+                   locate: Callable[[str], str | None] = local_path) -> list[Finding]:
     """``dv.holds-position-deletes``: a deletion vector holds every position that the live
     position delete files applying to its data file (planned by ``checker.plan``) delete
     in that file. One finding per position delete file with missing positions, on the DV's
     manifest entry. ``readable`` says whether a local path may be read; ``rows_of`` reads a
-    position delete file of a file format (:func:`position_delete_rows` unless given)."""
+    position delete file of a file format (:func:`position_delete_rows` unless given); ``locate``
+    where a recorded path is read."""
     rows_of = rows_of or position_delete_rows
     out: list[Finding] = []
-    local = local_path(str(dv["path"]))
+    local = locate(str(dv["path"]))
     off, size = dv.get("content_offset"), dv.get("content_size_in_bytes")
     if local is None or not readable(local) or not isinstance(off, int) or not isinstance(size, int):
         return out
@@ -173,7 +175,7 @@ def check_dv_merge(dv: dict[str, Any], files: list[dict[str, Any]],
     have = set(held)
     ref = str(dv.get("referenced_data_file"))
     for p in files:
-        plocal = local_path(str(p["path"]))
+        plocal = locate(str(p["path"]))
         if plocal is None or not readable(plocal) or absent(plocal) is not None:
             continue
         rows = rows_of(plocal, str(p.get("file_format") or "PARQUET"))
@@ -196,12 +198,13 @@ def check_dv_merge(dv: dict[str, Any], files: list[dict[str, Any]],
 def check_dv_merge_unit(run: CheckRun, unit: Unit) -> list[Finding]:
     """A deletion vector against the older live position delete files of its data file."""
     return check_dv_merge(unit.context["dv"], unit.context.get("files") or [], lambda p: not run.outside(p),
-                          lambda p, fmt: run.recent("position-delete-rows", p, lambda: position_delete_rows(p, fmt)))
+                          lambda p, fmt: run.recent("position-delete-rows", p, lambda: position_delete_rows(p, fmt)),
+                          run.local)
 
 
 def check_puffin(run: CheckRun, unit: Unit) -> list[Finding]:
     """A Puffin file holding deletion vectors, as a whole: footer and every blob."""
-    local = local_path(unit.path)
+    local = run.local(unit.path)
     if local is None or not run.readable(local):
         return []  # reported by the delete-file units
     return validate_puffin(local)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, TypeVar
 
-from iceberg_conformance.checker.run import CheckRun, logged_metadata
+from iceberg_conformance.checker.run import CheckRun
 from iceberg_conformance.reference.errors import SpecViolation
 from iceberg_conformance.reference.evolution import partition_history_problems, schema_history_problems
 from iceberg_conformance.reference.findings import Finding
@@ -53,7 +53,7 @@ def check_history(run: CheckRun, table: str) -> list[Finding]:
     doc = run.doc
     if doc is None:
         return []
-    logged = list(logged_metadata(doc, lambda p: None if run.outside(p) else p))
+    logged = run.logged()
     specs = _parsed(doc.get("partition-specs"), lambda s: parse_partition_spec(s, run.version))
     only_specs = [spec for _, spec in specs]
     out = _schema_findings(doc, logged, run.version, only_specs, table)

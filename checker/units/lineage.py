@@ -39,9 +39,11 @@ def _version(doc: Any) -> int | None:
     return (format_version(doc) or None) if isinstance(doc, dict) else None
 
 
-def check_upgrade(doc: dict[str, Any], table: str, allowed: Callable[[str], str | None]) -> list[Finding]:
+def check_upgrade(doc: dict[str, Any], table: str, allowed: Callable[[str], str | None],
+                  logged: list[tuple[int, str, dict[str, Any]]] | None = None) -> list[Finding]:
     """Findings of ``metadata.upgrade-row-lineage`` for a v3 table whose ``metadata-log`` shows
-    the upgrade (``allowed``: path -> the path, or None when it may not be read)."""
+    the upgrade (``allowed``: path -> the path, or None when it may not be read; ``logged``: the
+    logged files as :func:`~checker.run.logged_metadata` read them, when already read)."""
     current = _version(doc)
     log = doc.get("metadata-log")
     if current is None or current < 3 or not isinstance(log, list):
@@ -49,7 +51,8 @@ def check_upgrade(doc: dict[str, Any], table: str, allowed: Callable[[str], str 
     # (where, document, log index) of every readable logged file, oldest first, then the current
     # metadata (index len(log))
     chain: list[tuple[str, str, dict[str, Any], int]] = [
-        (path, f"/metadata-log/{i}/metadata-file", old, i) for i, path, old in logged_metadata(doc, allowed)
+        (path, f"/metadata-log/{i}/metadata-file", old, i)
+        for i, path, old in (logged if logged is not None else logged_metadata(doc, allowed))
         if _version(old) is not None]
     chain.append((table, "", doc, len(log)))
     out: list[Finding] = []

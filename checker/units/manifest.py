@@ -31,7 +31,7 @@ def check_manifest(run: CheckRun, unit: Unit) -> tuple[list[Finding], LiveDigest
     doc = run.doc
     if doc is None:
         return [], None
-    local = local_path(unit.path)
+    local = run.local(unit.path)
     if local is None:
         return [unavailable(unit.path, "", "not a local path")], None
     if not run.readable(local):
@@ -74,7 +74,7 @@ def check_manifest(run: CheckRun, unit: Unit) -> tuple[list[Finding], LiveDigest
                 list_path, index, sid = where[0]
                 also = f" (the same record is listed by {len(where) - 1} more snapshot(s))" if len(where) > 1 else ""
                 f = Finding(f.rule, f"{f.message} [manifest {unit.path}, listed by snapshot {sid}]{also}",
-                            f.clause, local_path(list_path) or list_path,
+                            f.clause, run.local(list_path) or list_path,
                             f"manifests[{index}]" + f.location[len(RECORD_LOCATION):], f.severity)
             out.append(f)
     return out, digest

@@ -17,8 +17,8 @@ partition field id reused for another partition field, ...); snapshot-log entrie
 from __future__ import annotations
 
 import os
+from typing import Callable
 
-from iceberg_conformance.checker.find import local_path
 from iceberg_conformance.checker.plan import live_entries, Unit
 from iceberg_conformance.checker.run import CheckRun, unavailable
 from iceberg_conformance.checker.units import statistics as stats
@@ -41,14 +41,15 @@ def check_metadata(run: CheckRun, unit: Unit) -> list[Finding]:
     doc = run.doc
     if doc is None:
         return out
-    out.extend(stats.check_metadata_log_uuids(doc, unit.table, lambda p: None if run.outside(p) else p))
-    out.extend(check_upgrade(doc, unit.table, lambda p: None if run.outside(p) else p))
+    allowed: Callable[[str], str | None] = lambda p: None if run.outside(p) else p  # noqa: E731
+    out.extend(stats.check_metadata_log_uuids(doc, unit.table, allowed, run.logged()))
+    out.extend(check_upgrade(doc, unit.table, allowed, run.logged()))
     out.extend(check_history(run, unit.table))
     for key in ("statistics", "partition-statistics"):
         for i, st in enumerate(doc.get(key) or []):
             if not isinstance(st, dict) or not isinstance(st.get("statistics-path"), str):
                 continue
-            p = local_path(st["statistics-path"])
+            p = run.local(st["statistics-path"])
             where = f"/{key}/{i}/statistics-path"
             if p is None:
                 out.append(unavailable(unit.table, where, f"{st['statistics-path']} is not a local path"))

@@ -17,10 +17,8 @@ manifest unit), so no manifest is decoded again.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-from iceberg_conformance.checker.find import local_path
 from iceberg_conformance.checker.plan import describe_key, digest_of, snapshot_manifests, Unit
 from iceberg_conformance.checker.run import CheckRun, unavailable
 from iceberg_conformance.reference.findings import Finding
@@ -43,7 +41,7 @@ def check_snapshot(run: CheckRun, unit: Unit) -> list[Finding]:
     ml = snap.get("manifest-list")
     loc = f"snapshot {sid}"
     if isinstance(ml, str):
-        local = local_path(ml)
+        local = run.local(ml)
         if local is None:
             return [unavailable(unit.table, loc, f"manifest list {ml} is not a local path")]
         blocked = run.blocked(local, unit.table, loc, ml, "files.manifest-list-missing", "manifest list")
@@ -64,7 +62,7 @@ def check_snapshot(run: CheckRun, unit: Unit) -> list[Finding]:
             out.append(Finding("snapshot.manifest-spec-id", f"manifest {mpath} has partition_spec_id {sp}, which is "
                                f"not in the table's partition-specs {sorted(spec_ids)}", "Manifest Lists: "
                                "partition_spec_id", file, mloc))
-        local = local_path(mpath)
+        local = run.local(mpath)
         if local is None:
             out.append(unavailable(file, mloc, f"{mpath} is not a local path"))
             continue
@@ -73,9 +71,9 @@ def check_snapshot(run: CheckRun, unit: Unit) -> list[Finding]:
             out.append(blocked)
             continue
         length = mf.get("manifest_length")
-        if isinstance(length, int) and length != os.path.getsize(local):
+        if isinstance(length, int) and length != run.size(local):
             out.append(Finding("files.manifest-length", f"manifest_length is {length}, {mpath} has "
-                               f"{os.path.getsize(local)} bytes", "Manifest Lists: manifest_length", file, mloc))
+                               f"{run.size(local)} bytes", "Manifest Lists: manifest_length", file, mloc))
         seq = mf.get("sequence_number")
         if version >= 2 and isinstance(seq, int) and isinstance(snap_seq, int):
             if seq > snap_seq:
@@ -104,7 +102,7 @@ def check_snapshot(run: CheckRun, unit: Unit) -> list[Finding]:
     all_read = True
     for mf in mfs:
         mpath = str(mf.get("manifest_path"))
-        local = local_path(mpath)
+        local = run.local(mpath)
         if local is None or not run.readable(local):
             all_read = False
             continue
@@ -173,7 +171,7 @@ def _row_lineage(run: CheckRun, snap: dict[str, Any], mfs: list[dict[str, Any]],
             continue
         if not isinstance(frid, int) or frid < first:
             continue  # assigned by an earlier snapshot and preserved
-        local = local_path(str(mf.get("manifest_path")))
+        local = run.local(str(mf.get("manifest_path")))
         if local is None or not run.readable(local):
             continue
         entries, _ = run.manifest(local)

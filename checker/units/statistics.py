@@ -177,15 +177,17 @@ def check_partition_statistics_file(path: str, version: int, table: str, where: 
     return out
 
 
-def check_metadata_log_uuids(doc: dict[str, Any], table: str, allowed: Any) -> list[Finding]:
+def check_metadata_log_uuids(doc: dict[str, Any], table: str, allowed: Any,
+                             logged: list[tuple[int, str, dict[str, Any]]] | None = None) -> list[Finding]:
     """``table-uuid`` of every earlier metadata file in ``metadata-log`` that is a local, regular
     file (``allowed``: path -> the path, or None when it may not be read) against the current
-    one. Files that are missing or unreadable are not judged (the log may outlive them)."""
+    one. Files that are missing or unreadable are not judged (the log may outlive them).
+    ``logged``: those files as :func:`~checker.run.logged_metadata` read them, when already read."""
     uuid, log = doc.get("table-uuid"), doc.get("metadata-log")
     if not isinstance(uuid, str) or not isinstance(log, list):
         return []  # a metadata-log that is not an array is the metadata unit's shape finding
     out: list[Finding] = []
-    for i, path, old in logged_metadata(doc, allowed):
+    for i, path, old in logged if logged is not None else logged_metadata(doc, allowed):
         other = old.get("table-uuid")
         if isinstance(other, str) and other.lower() != uuid.lower():
             out.append(Finding("metadata.table-uuid-changed", f"metadata-log entry {i} ({path}) has table-uuid "
@@ -380,7 +382,7 @@ def check_partition_stats(run: CheckRun, unit: Unit) -> list[Finding]:
     for i, st in enumerate(doc.get("partition-statistics") or []):
         if not isinstance(st, dict) or not isinstance(st.get("statistics-path"), str):
             continue
-        p = local_path(st["statistics-path"])
+        p = run.local(st["statistics-path"])
         if p is None or not run.readable(p):
             continue  # reported by the metadata unit
         snaps = [s for s in doc.get("snapshots") or [] if isinstance(s, dict)]

@@ -7,6 +7,14 @@ Options (group ``iceberg-conformance``):
   parametrized case of the fixture ``iceberg_table`` (its metadata file path).
 * ``--table-fail-on error|warning`` (default ``error``): the lowest finding severity that
   fails a table.
+* ``--table-relocate OLD=NEW`` (repeatable): the tables were moved or copied; files recorded
+  under OLD are read from NEW.
+* ``--table-catalog NAME``: ``--table`` values name tables (``db.table``) or namespaces (``db``)
+  of PyIceberg's catalog NAME (none: every table of the catalog).
+* ``--table-s3-endpoint URL``: the S3 endpoint of ``s3://`` tables (default: the AWS environment).
+
+``--table`` also takes a table's URI in an object store (``s3://``, ``gs://``, ``abfs(s)://``,
+``file://``); it is read once at collection, its findings named by the URI.
 
 A table's test fails with every finding listed: severity, rule id, spec clause, file and
 location. Without ``--table`` the tables test is reported as skipped (nothing was given to check).
@@ -34,6 +42,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--table-fail-on", choices=("error", "warning"), default="error",
         help="lowest finding severity that fails a table check (default: error)")
+    group.addoption(
+        "--table-relocate", action="append", default=[], metavar="OLD=NEW",
+        help="the --table tables were moved or copied: read files recorded under OLD from NEW (repeatable)")
+    group.addoption(
+        "--table-catalog", metavar="NAME", default=None,
+        help="--table names tables (db.table) or namespaces (db) of PyIceberg's catalog NAME; "
+             "without --table, every table of the catalog")
+    group.addoption(
+        "--table-s3-endpoint", metavar="URL", default=None,
+        help="the S3 endpoint of s3:// tables (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, AWS)")
 
 
 def table_paths(config: pytest.Config) -> list[str]:
@@ -44,26 +62,50 @@ def table_paths(config: pytest.Config) -> list[str]:
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     given = table_paths(config)
-    return [f"iceberg-conformance: tables: {', '.join(given)}"] if given else []
+    catalog = config.getoption("table_catalog")
+    head = f"catalog {catalog}: " if catalog else ""
+    return [f"iceberg-conformance: tables: {head}{', '.join(given) or 'all'}"] if given or catalog else []
+
+
+#: the sources read for this session (object-store tables are copied locally): closed at its end
+_OPEN: list[Any] = []
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    while _OPEN:
+        _OPEN.pop().close()
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "iceberg_table" not in metafunc.fixturenames:
         return
-    from iceberg_conformance.checker.find import find_tables  # loaded only where tables are given
+    from iceberg_conformance.checker.find import parse_relocate  # loaded only where tables are given
+    from iceberg_conformance.checker.sources import resolve, SourceError
 
+    config = metafunc.config
+    catalog = config.getoption("table_catalog")
+    try:
+        parse_relocate(config.getoption("table_relocate"))
+    except ValueError as e:
+        raise pytest.UsageError(str(e)) from e
     tables: list[Any] = []
-    for p in table_paths(metafunc.config):
-        found = find_tables(p)
-        if not found:
-            raise pytest.UsageError(f"--table {p}: no Iceberg table there (expected a metadata file, a table "
-                                    "directory with metadata/, or a warehouse)")
-        for t in found:
+    for p in table_paths(config) or ([""] if catalog else []):
+        try:
+            found = resolve(p, catalog=catalog, metadata_only=config.getoption("table_metadata_only"),
+                            s3_endpoint=config.getoption("table_s3_endpoint"))
+        except SourceError as e:
+            raise pytest.UsageError(f"--table {p}: {e}") from e
+        _OPEN.extend(found)
+        for s in found:
+            t = s.current.path
+            if s.spooled is not None or catalog:
+                tables.append(pytest.param(s, id=f"{s.label} @ {os.path.basename(t)}"))
+                continue
             table_dir = os.path.dirname(os.path.dirname(t))
             base = os.path.abspath(p) if os.path.isdir(p) else table_dir
             rel = os.path.relpath(table_dir, base)
             name = os.path.basename(table_dir) if rel == "." else rel
-            tables.append(pytest.param(t, id=f"{name} @ {os.path.basename(t)}"))
+            tables.append(pytest.param(s, id=f"{name} @ {os.path.basename(t)}"))
     metafunc.parametrize("iceberg_table", tables)
 
 

@@ -1,0 +1,148 @@
+"""The checker against PyIceberg and a plain pyarrow read, on the same rows written in few and in
+many commits (issue 25's yardstick).
+
+    python benchmarks/bench_stores.py TABLE_DIR [TABLE_DIR ...] [--rounds R] [--workers W]
+    python benchmarks/bench_stores.py --write DIR [--rows N] [--commits 60,600]
+    python benchmarks/bench_stores.py --one OPERATION TABLE_DIR   # one operation, for an outside timer
+
+Without a table it writes small ones into a temporary directory (``--rows 60000 --commits
+6,60`` unless given) and measures one round. ``--write`` writes one table per commit count with ``make_history_table.py`` (the same rows:
+``N`` rows in day partitions, one data file per commit) and prints their directories. A
+measurement runs every operation on every table as its own child process, round-robin (``R``
+rounds, so drift in the machine's speed spreads over all of them), and prints per operation the
+median wall time, CPU time (user + system) and peak resident set of the child, and the load
+average before and after. Operations:
+
+* ``pyarrow``: ``pyarrow.parquet.read_table`` of every data file the current snapshot lists;
+* ``plan_files``: PyIceberg ``StaticTable.from_metadata(...).scan().plan_files()``;
+* ``to_arrow``: PyIceberg ``...scan().to_arrow()``;
+* ``check-metadata``: ``iceberg-conformance check --metadata-only``;
+* ``check-full``: ``iceberg-conformance check --workers W``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+OPERATIONS = ("pyarrow", "plan_files", "to_arrow", "check-metadata", "check-full")
+
+
+def _metadata(table_dir: str) -> str:
+    from iceberg_conformance.checker.find import current_metadata
+
+    got = current_metadata(table_dir)
+    if got is None:
+        raise SystemExit(f"no table at {table_dir}")
+    return got.path
+
+
+def one(operation: str, table_dir: str, workers: int) -> int:
+    """Run one operation on one table (in this process)."""
+    md = _metadata(table_dir)
+    if operation in ("pyarrow", "plan_files", "to_arrow"):
+        from pyiceberg.table import StaticTable
+
+        scan = StaticTable.from_metadata(md).scan()
+        if operation == "plan_files":
+            print(len(list(scan.plan_files())))
+        elif operation == "to_arrow":
+            print(scan.to_arrow().num_rows)
+        else:
+            import pyarrow.parquet as pq
+
+            rows = 0
+            for task in scan.plan_files():
+                path = task.file.file_path
+                rows += pq.read_table(path[len("file://"):] if path.startswith("file://") else path).num_rows
+            print(rows)
+        return 0
+    from iceberg_conformance.cli import main
+
+    args = ["check", md, "--quiet"] + (["--metadata-only"] if operation == "check-metadata" else
+                                      ["--workers", str(workers)])
+    import contextlib
+    import io
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        code = main(args)
+    return 0 if code in (0, 1, 3) else code
+
+
+def measure(tables: list[str], rounds: int, workers: int, operations: list[str]) -> None:
+    results: dict[tuple[str, str], list[tuple[float, float, int]]] = {}
+    load_before = os.getloadavg()
+    for _ in range(rounds):
+        for t in tables:
+            for op in operations:
+                start = time.monotonic()
+                proc = subprocess.Popen([sys.executable, str(Path(__file__)), "--one", op, t, "--workers", str(workers)],
+                                        stdout=subprocess.DEVNULL)
+                _pid, status, usage = os.wait4(proc.pid, 0)
+                wall = time.monotonic() - start
+                proc.returncode = os.waitstatus_to_exitcode(status)
+                if proc.returncode != 0:
+                    raise SystemExit(f"{op} on {t} failed: exit {proc.returncode}")
+                # children of the child (the check's worker processes) are not in wait4's figure: wall is
+                cpu = usage.ru_utime + usage.ru_stime
+                results.setdefault((t, op), []).append((wall, cpu, usage.ru_maxrss))
+    load_after = os.getloadavg()
+    print(f"load average before {load_before[0]:.1f}, after {load_after[0]:.1f}; {rounds} rounds, medians; "
+          f"check-full with {workers} workers")
+    print(f"{'table':<40} {'operation':<15} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9}")
+    for (t, op), runs in results.items():
+        wall = statistics.median(r[0] for r in runs)
+        cpu = statistics.median(r[1] for r in runs)
+        rss = max(r[2] for r in runs) / 1024
+        print(f"{t:<40} {op:<15} {wall:8.2f} {cpu:8.2f} {rss:9.0f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("tables", nargs="*")
+    ap.add_argument("--one", metavar="OPERATION", choices=OPERATIONS)
+    ap.add_argument("--write", metavar="DIR")
+    ap.add_argument("--rows", type=int)
+    ap.add_argument("--commits")
+    ap.add_argument("--rounds", type=int)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--operations", default=",".join(OPERATIONS))
+    a = ap.parse_args(argv)
+    sys.path.insert(0, str(HERE.parent))
+    if a.one:
+        return one(a.one, a.tables[0], a.workers)
+    if a.write:
+        for t in _write_tables(a.write, a.rows or 6_000_000, a.commits or "60,600"):
+            print(t)
+        return 0
+    if not a.tables:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as tmp:
+            tables = _write_tables(tmp, a.rows or 60_000, a.commits or "6,60")
+            measure(tables, a.rounds or 1, a.workers, a.operations.split(","))
+        return 0
+    measure(a.tables, a.rounds or 3, a.workers, a.operations.split(","))
+    return 0
+
+
+def _write_tables(directory: str, rows: int, commits: str) -> list[str]:
+    sys.path.insert(0, str(HERE))
+    from make_history_table import write
+
+    out = []
+    for c in (int(x) for x in commits.split(",")):
+        target = os.path.join(directory, f"t{c}")
+        write(target, rows, c, 10)
+        out.append(os.path.join(target, "db", "events"))
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,186 @@
+"""Tables in object stores: ``s3://``, ``gs://``, ``abfs(s)://`` and ``file://`` through
+``pyarrow.fs``, the file-system layer PyIceberg's FileIO uses.
+
+A table named by a URI is read once into a local spool directory (metadata, and for a full check
+every file under the table's location; copied in parallel by ``pyarrow.fs.copy_files``), then
+checked there as a table relocated from its URI (:class:`~checker.find.Locator`), so every rule
+runs unchanged and confinement keeps its meaning (the table's location, plus ``--allow-root``).
+Every finding is then named by the URI, not the spool path (:func:`name_by_uri`).
+
+Configuration is the file systems' own: for S3 the AWS environment (``AWS_ACCESS_KEY_ID``,
+``AWS_SECRET_ACCESS_KEY``, ``AWS_SESSION_TOKEN``, ``AWS_PROFILE``, ``AWS_REGION`` /
+``AWS_DEFAULT_REGION``) and an endpoint override (``--s3-endpoint`` or ``AWS_ENDPOINT_URL_S3`` /
+``AWS_ENDPOINT_URL``: MinIO, a loopback server); Google's and Azure's default credentials for
+``gs://`` and ``abfs(s)://``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlparse
+
+from iceberg_conformance.checker.find import Current, current_metadata
+from iceberg_conformance.reference.findings import Finding
+
+#: schemes read through pyarrow.fs; equivalent spellings of one store map to its first
+SCHEMES: dict[str, tuple[str, ...]] = {"s3": ("s3", "s3a", "s3n"), "gs": ("gs", "gcs"), "abfs": ("abfs", "abfss"),
+                                        "file": ("file",)}
+
+
+class StoreError(Exception):
+    """A URI the checker cannot read: an unknown scheme, or a store that does not answer."""
+
+
+def scheme_of(uri: str) -> str | None:
+    """The scheme of ``uri`` (lower case), None for a plain path."""
+    head = uri.split("/", 1)[0]
+    return head[:-1].lower() if head.endswith(":") and "://" in uri else None
+
+
+def is_store_uri(uri: str) -> bool:
+    """Whether ``uri`` names an object store (any scheme but ``file``)."""
+    s = scheme_of(uri)
+    return s is not None and s != "file"
+
+
+def known_schemes() -> list[str]:
+    return [f"{s}://" for group in SCHEMES.values() for s in group]
+
+
+def filesystem(uri: str, s3_endpoint: str | None = None) -> tuple[Any, str]:
+    """(pyarrow file system, path inside it) for ``uri``; StoreError for a scheme it does not read."""
+    import pyarrow.fs as pafs
+
+    scheme = scheme_of(uri)
+    family = next((k for k, names in SCHEMES.items() if scheme in names), None)
+    if family is None:
+        raise StoreError(f"{uri}: the scheme {scheme}:// is not one the checker reads (it reads "
+                         f"{', '.join(known_schemes())} and local paths)")
+    parsed = urlparse(uri)
+    if family == "s3":
+        endpoint = s3_endpoint or os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL")
+        kwargs: dict[str, Any] = {}
+        if endpoint:
+            ep = urlparse(endpoint if "://" in endpoint else f"http://{endpoint}")
+            kwargs["endpoint_override"] = ep.netloc
+            kwargs["scheme"] = ep.scheme or "http"
+        region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
+        if region:
+            kwargs["region"] = region
+        if os.environ.get("AWS_ACCESS_KEY_ID") and os.environ.get("AWS_SECRET_ACCESS_KEY"):
+            kwargs["access_key"] = os.environ["AWS_ACCESS_KEY_ID"]
+            kwargs["secret_key"] = os.environ["AWS_SECRET_ACCESS_KEY"]
+            if os.environ.get("AWS_SESSION_TOKEN"):
+                kwargs["session_token"] = os.environ["AWS_SESSION_TOKEN"]
+        # otherwise the AWS SDK's default chain: AWS_PROFILE and ~/.aws, instance roles
+        return pafs.S3FileSystem(**kwargs), f"{parsed.netloc}{parsed.path}".rstrip("/")
+    if family == "file":
+        return pafs.LocalFileSystem(), parsed.path.rstrip("/") or "/"
+    fs, path = pafs.FileSystem.from_uri(uri)
+    return fs, path.rstrip("/")
+
+
+@dataclass
+class Spooled:
+    """A table read from a store into ``directory``: ``uri`` (the table's URI as given, without
+    a trailing slash) is ``directory`` there; ``current`` the metadata file to check, local."""
+
+    uri: str
+    directory: str
+    current: Current
+
+    def relocate(self) -> list[tuple[str, str]]:
+        """The recorded prefixes that are the spool directory: the URI in each spelling of its scheme."""
+        scheme = scheme_of(self.uri) or ""
+        rest = self.uri[len(scheme) + 3:]
+        names = next((g for g in SCHEMES.values() if scheme in g), (scheme,))
+        return [(f"{s}://{rest}", self.directory) for s in names]
+
+
+def _listing(fs: Any, path: str) -> list[Any]:
+    import pyarrow.fs as pafs
+
+    try:
+        return [i for i in fs.get_file_info(pafs.FileSelector(path, recursive=True, allow_not_found=True))
+                if i.type == pafs.FileType.File]
+    except OSError as e:
+        raise StoreError(f"{path}: cannot list it ({e})") from e
+
+
+def spool(uri: str, *, metadata_only: bool = False, s3_endpoint: str | None = None) -> Spooled:
+    """Read the table at ``uri`` (its directory, the one holding ``metadata/``; or one of its
+    metadata files) into a new temporary directory (:func:`remove` deletes it): ``metadata/``
+    always, everything else under the table's directory unless ``metadata_only``. StoreError when
+    it cannot be read or holds no table."""
+    import pyarrow.fs as pafs
+
+    fs, path = filesystem(uri, s3_endpoint)
+    named_file: str | None = None
+    try:
+        info = fs.get_file_info(path)
+    except OSError as e:
+        raise StoreError(f"{uri}: the store does not answer ({e})") from e
+    if info.type == pafs.FileType.File:
+        if os.path.basename(os.path.dirname(path)) != "metadata":
+            raise StoreError(f"{uri}: a file that is not in a table's metadata/ directory")
+        named_file = os.path.basename(path)
+        path = os.path.dirname(os.path.dirname(path))
+        uri = uri.rstrip("/").rsplit("/", 2)[0]
+    uri = uri.rstrip("/")
+    directory = tempfile.mkdtemp(prefix="iceberg-conformance-")
+    local_table = os.path.join(directory, "table")
+    files = _listing(fs, f"{path}/metadata")
+    if not files:
+        shutil.rmtree(directory, ignore_errors=True)
+        raise StoreError(f"no Iceberg table at {uri} (no metadata/ there: expected a table's directory or one of "
+                         "its metadata files)")
+    _copy(fs, f"{path}/metadata", os.path.join(local_table, "metadata"))
+    if not metadata_only:
+        for entry in fs.get_file_info(pafs.FileSelector(path, recursive=False)):
+            name = entry.path.rsplit("/", 1)[-1]
+            if name == "metadata":
+                continue
+            target = os.path.join(local_table, name)
+            if entry.type == pafs.FileType.Directory:
+                _copy(fs, entry.path, target)
+            elif entry.type == pafs.FileType.File:
+                pafs.copy_files(entry.path, target, source_filesystem=fs,
+                                destination_filesystem=pafs.LocalFileSystem())
+    if named_file is not None:
+        current = Current(os.path.join(local_table, "metadata", named_file), "named directly")
+    else:
+        found = current_metadata(local_table)
+        if found is None:
+            shutil.rmtree(directory, ignore_errors=True)
+            raise StoreError(f"no Iceberg table at {uri} (its metadata/ holds no metadata file)")
+        current = found
+    return Spooled(uri, local_table, current)
+
+
+def _copy(fs: Any, source: str, target: str) -> None:
+    import pyarrow.fs as pafs
+
+    os.makedirs(target, exist_ok=True)
+    pafs.copy_files(source, target, source_filesystem=fs, destination_filesystem=pafs.LocalFileSystem(),
+                    use_threads=True)
+
+
+def remove(spooled: Spooled) -> None:
+    """Delete the spool directory."""
+    shutil.rmtree(os.path.dirname(spooled.directory), ignore_errors=True)
+
+
+def name_by_uri(text: str, spooled: Spooled) -> str:
+    """``text`` with the spool directory written as the table's URI."""
+    return text.replace(spooled.directory, spooled.uri)
+
+
+def findings_by_uri(findings: list[Finding], spooled: Spooled) -> list[Finding]:
+    """The findings with every spool path written as the table's URI."""
+    return [dataclasses.replace(f, file=name_by_uri(f.file, spooled), message=name_by_uri(f.message, spooled),
+                                location=name_by_uri(f.location, spooled)) for f in findings]

@@ -1,0 +1,320 @@
+"""Tables where they live: which metadata file is current, moved and copied tables
+(``--relocate``), object stores (an S3 server on the loopback interface) and catalogs.
+
+The S3 tests start moto's server mode on 127.0.0.1 (``pip install 'iceberg-conformance[stores]'``)
+and write the table through it with PyIceberg; the same table is written locally, and the two
+checks must give the same findings once the table's location is taken out of them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from iceberg_conformance.checker.check import check_table
+from iceberg_conformance.checker.find import Current, current_metadata, find_current
+from iceberg_conformance.checker.sources import check_source, resolve, SourceError
+
+pytest.importorskip("pyiceberg", reason="the tables are written by PyIceberg (extra pyiceberg)")
+
+ROWS = 30
+
+
+def _write(warehouse: str, catalog_dir: Path, commits: int = 3, **props: str) -> Any:
+    """A v2 table ``db.events`` (day partitions), ``commits`` appends; the PyIceberg table."""
+    import datetime
+
+    import pyarrow as pa
+    from pyiceberg.catalog.sql import SqlCatalog
+    from pyiceberg.partitioning import PartitionField, PartitionSpec
+    from pyiceberg.schema import Schema
+    from pyiceberg.transforms import DayTransform
+    from pyiceberg.types import LongType, NestedField, StringType, TimestamptzType
+
+    catalog_dir.mkdir(parents=True, exist_ok=True)
+    cat = SqlCatalog("t", uri=f"sqlite:///{catalog_dir}/catalog.db", warehouse=warehouse, **props)
+    cat.create_namespace("db")
+    schema = Schema(NestedField(1, "id", LongType(), required=True), NestedField(2, "ts", TimestamptzType()),
+                    NestedField(3, "name", StringType()))
+    t = cat.create_table("db.events", schema, partition_spec=PartitionSpec(PartitionField(2, 1000, DayTransform(),
+                                                                                          "ts_day")),
+                         properties={"format-version": "2"})
+    base = datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)
+    for c in range(commits):
+        ids = list(range(c * ROWS, (c + 1) * ROWS))
+        t.append(pa.Table.from_pydict({"id": ids, "ts": [base + datetime.timedelta(days=c, seconds=i) for i in ids],
+                                       "name": [f"n{i}" for i in ids]}, schema=t.schema().as_arrow()))
+    return t
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> str:
+    """The table directory of a PyIceberg table of three commits."""
+    _write(f"file://{tmp_path}/wh", tmp_path / "wh")
+    return str(tmp_path / "wh" / "db" / "events")
+
+
+def _shape(findings: list[Any], *prefixes: str) -> list[tuple[str, str, str, str]]:
+    """Findings as (rule, severity, file, message) with the table's prefixes written as <T>."""
+    def plain(s: str) -> str:
+        for p in prefixes:
+            s = s.replace(p, "<T>")
+        return s
+    return sorted((f.rule, f.severity, plain(f.file), plain(f.message)) for f in findings)
+
+
+# --- which metadata file is current ---------------------------------------------------------------
+
+def test_version_hint_chooses_and_newer_files_are_reported(table: str) -> None:
+    meta = Path(table) / "metadata"
+    newest = current_metadata(table)
+    assert newest is not None and "highest version" in newest.why and newest.newer == ()
+    # a Hadoop-style table: version-hint.text names v1; v2 was written and never made current
+    doc = json.loads(Path(newest.path).read_text())
+    (meta / "v1.metadata.json").write_text(json.dumps(doc))
+    (meta / "v2.metadata.json").write_text(json.dumps(doc))
+    (meta / "version-hint.text").write_text("1\n")
+    for p in meta.glob("0*.metadata.json"):
+        p.unlink()
+    chosen = current_metadata(table)
+    assert chosen is not None and chosen.path == str(meta / "v1.metadata.json")
+    assert chosen.why == "metadata/version-hint.text names version 1"
+    assert chosen.newer == (str(meta / "v2.metadata.json"),)
+    result = check_table(chosen)
+    newer = [f for f in result.findings if f.rule == "metadata.newer-metadata-files"]
+    assert len(newer) == 1 and newer[0].severity == "warning" and "v2.metadata.json" in newer[0].message
+    assert result.chosen == chosen.why
+
+
+def test_a_metadata_file_named_directly_is_not_questioned(table: str) -> None:
+    first = sorted((Path(table) / "metadata").glob("00001-*.metadata.json"))[0]
+    (found,) = find_current(str(first))
+    assert found.why == "named directly" and found.newer == ()
+    assert not [f for f in check_table(found).findings if f.rule == "metadata.newer-metadata-files"]
+
+
+def test_an_orphan_beside_the_catalogs_pointer_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    t = _write(f"file://{tmp_path}/wh", tmp_path / "wh")
+    pointer = str(t.metadata_location)[len("file://"):]
+    meta = Path(pointer).parent
+    orphan = meta / "00004-0b8e4c2e-6a38-4d53-9c55-3e0c0f6e8a11.metadata.json"
+    shutil.copy(pointer, orphan)   # a commit that wrote its file and lost the race to swap it in
+    monkeypatch.setenv("PYICEBERG_CATALOG__T__URI", f"sqlite:///{tmp_path}/wh/catalog.db")
+    monkeypatch.setenv("PYICEBERG_CATALOG__T__TYPE", "sql")
+    monkeypatch.setenv("PYICEBERG_CATALOG__T__WAREHOUSE", f"file://{tmp_path}/wh")
+    (src,) = resolve("db.events", catalog="t")
+    assert src.current.path == pointer
+    assert src.current.why == "catalog t points at it for db.events"
+    result = check_source(src)
+    assert result.table == pointer
+    newer = [f for f in result.findings if f.rule == "metadata.newer-metadata-files"]
+    assert len(newer) == 1 and str(orphan) in newer[0].message
+    # the directory alone would have chosen the orphan
+    assert current_metadata(str(meta.parent)).path == str(orphan)  # type: ignore[union-attr]
+    # a namespace names each of its tables; the command line says which file it checked and why
+    _write_second(tmp_path)
+    assert sorted(s.label for s in resolve("db", catalog="t")) == ["t:db.events", "t:db.more"]
+    run = subprocess.run([sys.executable, "-m", "iceberg_conformance.cli", "check", "--catalog", "t", "db.events"],
+                         capture_output=True, text=True, env=dict(os.environ), cwd=tmp_path)
+    assert f"checking t:db.events: catalog t points at it for db.events" in run.stderr, run.stderr
+    assert "metadata.newer-metadata-files" in run.stdout and pointer in run.stdout
+    with pytest.raises(SourceError, match="no table or namespace"):
+        resolve("nope", catalog="t")
+
+
+def _write_second(tmp_path: Path) -> None:
+    import pyarrow as pa
+    from pyiceberg.catalog.sql import SqlCatalog
+    from pyiceberg.schema import Schema
+    from pyiceberg.types import LongType, NestedField
+
+    cat = SqlCatalog("t", uri=f"sqlite:///{tmp_path}/wh/catalog.db", warehouse=f"file://{tmp_path}/wh")
+    t = cat.create_table("db.more", Schema(NestedField(1, "id", LongType(), required=True)))
+    t.append(pa.Table.from_pydict({"id": [1, 2]}, schema=t.schema().as_arrow()))
+
+
+# --- moved and copied tables -------------------------------------------------------------------------
+
+def test_a_moved_table_gets_one_finding_and_relocate_checks_it(table: str, tmp_path: Path) -> None:
+    before = check_table(current_metadata(table))  # type: ignore[arg-type]
+    moved = tmp_path / "moved" / "events"
+    shutil.move(table, moved)
+    (cur,) = find_current(str(moved))
+    result = check_table(cur)
+    placed = [f for f in result.findings if f.rule.startswith("files.table-")]
+    assert [f.rule for f in placed] == ["files.table-moved"]
+    assert f"file://{table}" in placed[0].message and f"--relocate file://{table}={moved}" in placed[0].message
+    assert not [f for f in result.findings if f.rule.startswith("files.") and f not in placed], result.findings
+    assert result.verdict() == "incomplete"
+    after = check_table(cur, relocate=[(f"file://{table}", str(moved))])
+    assert _shape(after.findings, str(moved)) == _shape(before.findings, table)
+    assert after.units == before.units
+
+
+def test_a_copied_table_says_it_reads_the_original(table: str, tmp_path: Path) -> None:
+    copy = tmp_path / "copy" / "events"
+    shutil.copytree(table, copy)
+    (cur,) = find_current(str(copy))
+    result = check_table(cur)
+    assert [f.rule for f in result.findings if f.rule.startswith("files.table-")] == ["files.table-copied"]
+    # relocated, the copy's own files are read: a damaged copy file is found, not the original's
+    victim = sorted((copy / "metadata").glob("snap-*.avro"))[-1]
+    victim.write_bytes(b"not avro")
+    relocated = check_table(cur, relocate=[(table, str(copy))])   # a plain path matches file:// paths too
+    assert not [f for f in relocated.findings if f.rule.startswith("files.table-")]
+    assert any(str(victim) in f.file or str(victim) in f.message for f in relocated.findings), relocated.findings
+    assert not any(str(victim) in f.file for f in check_table(cur).findings)
+
+
+def test_relocate_arguments(table: str) -> None:
+    from iceberg_conformance.checker.find import Locator, parse_relocate
+
+    assert parse_relocate(["s3://b/t=/x"]) == [("s3://b/t", "/x")]
+    with pytest.raises(ValueError, match="OLD=NEW"):
+        parse_relocate(["/only"])
+    loc = Locator([("/old/t", "/new/t")])
+    assert loc("file:///old/t/data/a.parquet") == "/new/t/data/a.parquet"
+    assert loc("/old/t") == "/new/t"
+    assert loc("/old/tables/a") == "/old/tables/a"   # whole segments only
+
+
+# --- object stores -----------------------------------------------------------------------------------
+
+def test_unknown_scheme_is_named(tmp_path: Path) -> None:
+    run = subprocess.run([sys.executable, "-m", "iceberg_conformance.cli", "check", "hdfs://nn/warehouse/t"],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 2
+    assert "the scheme hdfs:// is not one the checker reads" in run.stderr and "no Iceberg table" not in run.stderr
+
+
+@pytest.fixture(scope="module")
+def s3_endpoint() -> Iterator[str]:
+    """moto's S3 server on 127.0.0.1 (credentials and region in the environment)."""
+    server_mod = pytest.importorskip("moto.server", reason="moto's server mode is not installed (extra stores)")
+    server = server_mod.ThreadedMotoServer(ip_address="127.0.0.1", port=0)
+    server.start()
+    host, port = server.get_host_and_port()
+    keys = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1"}
+    saved = {k: os.environ.get(k) for k in keys}
+    os.environ.update(keys)
+    try:
+        yield f"http://{host}:{port}"
+    finally:
+        server.stop()
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def _bucket(endpoint: str, name: str) -> None:
+    import pyarrow.fs as pafs
+
+    fs = pafs.S3FileSystem(endpoint_override=endpoint.split("://")[1], scheme="http", access_key="testing",
+                           secret_key="testing", region="us-east-1", allow_bucket_creation=True)
+    fs.create_dir(name)
+
+
+def test_s3_table_gives_the_local_copys_findings(s3_endpoint: str, tmp_path: Path) -> None:
+    _bucket(s3_endpoint, "warehouse")
+    t = _write("s3://warehouse", tmp_path / "cat", **{"s3.endpoint": s3_endpoint, "s3.access-key-id": "testing",
+                                              "s3.secret-access-key": "testing", "s3.region": "us-east-1"})
+    uri = "s3://warehouse/db/events"
+    assert str(t.metadata_location).startswith(uri + "/metadata/")
+    # the same table, downloaded as it is (paths still say s3://), checked locally with --relocate
+    import pyarrow.fs as pafs
+
+    fs = pafs.S3FileSystem(endpoint_override=s3_endpoint.split("://")[1], scheme="http", access_key="testing",
+                           secret_key="testing", region="us-east-1")
+    local = tmp_path / "local" / "events"
+    local.mkdir(parents=True)
+    pafs.copy_files("warehouse/db/events", str(local), source_filesystem=fs, destination_filesystem=pafs.LocalFileSystem())
+    (cur,) = find_current(str(local))
+    here = check_table(cur, relocate=[(uri, str(local))])
+    for metadata_only in (False, True):
+        (src,) = resolve(uri, s3_endpoint=s3_endpoint, metadata_only=metadata_only)
+        try:
+            there = check_source(src, metadata_only=metadata_only)
+        finally:
+            src.close()
+        assert src.spooled is None
+        expected = here if not metadata_only else check_table(cur, relocate=[(uri, str(local))], metadata_only=True)
+        assert _shape(there.findings, uri) == _shape(expected.findings, str(local))
+        assert there.units == expected.units and there.units > 3
+        assert there.table.startswith(uri + "/metadata/") and all(str(tmp_path) not in f.file for f in there.findings)
+    # a metadata file's URI, and the command line with the endpoint in the environment
+    run = subprocess.run([sys.executable, "-m", "iceberg_conformance.cli", "check", str(t.metadata_location)],
+                         capture_output=True, text=True, cwd=tmp_path,
+                         env=dict(os.environ, AWS_ENDPOINT_URL=s3_endpoint))
+    assert run.returncode == 0, run.stderr + run.stdout
+    assert f"table {t.metadata_location}:" in run.stdout
+    run = subprocess.run([sys.executable, "-m", "iceberg_conformance.cli", "check", "s3://warehouse/db/nothing",
+                          "--s3-endpoint", s3_endpoint], capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 2 and "no Iceberg table at s3://warehouse/db/nothing" in run.stderr
+
+
+# --- the same through pytest --table ------------------------------------------------------------------
+
+SUITE = Path(__file__).resolve().parent.parent / "suites" / "test_table_check.py"
+
+
+def _pytest(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pytest", f"{SUITE}::test_table_conforms", "-q", "-p", "no:cacheprovider",
+                           "-p", "no:xdist", "--rootdir", str(tmp_path), *args],
+                          capture_output=True, text=True, cwd=tmp_path, env=dict(os.environ, **(env or {})))
+
+
+def test_pytest_table_relocate_and_catalog(table: str, tmp_path: Path) -> None:
+    moved = tmp_path / "moved" / "events"
+    shutil.move(table, moved)
+    run = _pytest(tmp_path, "--table", str(moved))
+    assert run.returncode == 1 and "files.table-moved" in run.stdout, run.stdout[-2000:]
+    run = _pytest(tmp_path, "--table", str(moved), "--table-relocate", f"{table}={moved}")
+    assert run.returncode == 0 and "1 passed" in run.stdout, run.stdout[-2000:]
+    shutil.move(moved, table)
+    env = {"PYICEBERG_CATALOG__T__URI": f"sqlite:///{tmp_path}/wh/catalog.db", "PYICEBERG_CATALOG__T__TYPE": "sql"}
+    run = _pytest(tmp_path, "--table-catalog", "t", env=env)
+    assert run.returncode == 0 and "1 passed" in run.stdout, run.stdout[-2000:]
+    run = _pytest(tmp_path, "--table-catalog", "t", "--collect-only", env=env)
+    assert "t:db.events @ 00003-" in run.stdout, run.stdout[-2000:]
+
+
+def test_pytest_table_s3(s3_endpoint: str, tmp_path: Path) -> None:
+    _bucket(s3_endpoint, "plugin")
+    _write("s3://plugin", tmp_path / "cat", **{"s3.endpoint": s3_endpoint, "s3.access-key-id": "testing",
+                                              "s3.secret-access-key": "testing", "s3.region": "us-east-1"})
+    given = ("--table", "s3://plugin/db/events", "--table-s3-endpoint", s3_endpoint)
+    run = _pytest(tmp_path, *given)
+    assert run.returncode == 0 and "1 passed" in run.stdout, run.stdout[-2000:]
+    assert "s3://plugin/db/events @ 00003-" in _pytest(tmp_path, *given, "--collect-only").stdout
+
+
+def test_progress_on_a_terminal_shows_units_bytes_and_time_left(tmp_path: Path) -> None:
+    """On a terminal (a pseudo-terminal here) a full check of more than 20 units shows units done,
+    megabytes read and the time left; piped, it prints no progress."""
+    import pty
+
+    _write(f"file://{tmp_path}/wh", tmp_path / "wh", commits=8)
+    table = str(tmp_path / "wh" / "db" / "events")
+    out = bytearray()
+
+    def read(fd: int) -> bytes:
+        data = os.read(fd, 65536)
+        out.extend(data)
+        return data
+    code = pty.spawn([sys.executable, "-c", "import sys; from iceberg_conformance.cli import main; "
+                      f"sys.stdout = open({str(tmp_path / 'out.txt')!r}, 'w'); main(['check', {table!r}])"], read)
+    text = out.decode("utf-8", "replace")
+    assert os.waitstatus_to_exitcode(code) in (0, 1), text
+    assert " MB" in text and "/25" in text and ("-:--:--" in text or "0:00:0" in text), text[-3000:]
+    piped = subprocess.run([sys.executable, "-m", "iceberg_conformance.cli", "check", table], capture_output=True,
+                           text=True, cwd=tmp_path)
+    assert " MB" not in piped.stderr, piped.stderr
