@@ -1224,7 +1224,10 @@ def read_manifest_list(path: str, format_version: int | None = None, memo: dict[
     try:
         writer_schema, meta, records = read_container(path)
     except SpecViolation as e:
-        return [], [Finding.from_violation(e, path)]
+        found = Finding.from_violation(e, path)
+        if found.rule == "avro.unreadable":  # the manifest list's own sentence, not the manifest's
+            found = Finding("avro.list-unreadable", found.message, CLAUSE_LIST, found.file, found.location)
+        return [], [found]
     version = format_version
     if version is None:
         fv = meta.get("format-version", "1")

@@ -325,7 +325,7 @@ SCHEMA_CASES: dict[str, tuple[Callable[[str], str], str]] = {
     "manifest-avro-type-unknown": (manifest_avro_type_unknown, "avro.unreadable"),
     "manifest-avro-field-twice": (manifest_avro_field_twice, "avro.unreadable"),
     "manifest-avro-nested-field-twice": (manifest_avro_nested_field_twice, "avro.unreadable"),
-    "manifest-list-avro-field-twice": (manifest_list_avro_field_twice, "avro.unreadable"),
+    "manifest-list-avro-field-twice": (manifest_list_avro_field_twice, "avro.list-unreadable"),
     "manifest-header-schema-id-list": (manifest_header_schema_id_list, "manifests.header-schema"),
 }
 

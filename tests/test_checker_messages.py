@@ -62,6 +62,18 @@ def test_no_summary_totals_from_a_manifest_that_was_not_read(tmp_path: Path) -> 
     assert not [f for f in found if f.rule == "snapshot.summary-totals"], [str(f) for f in found]
 
 
+def test_truncated_manifest_list_quotes_the_manifest_lists_sentence(tmp_path: Path) -> None:
+    metadata = write_reference_table(tmp_path, 2)
+    lists = sorted(glob.glob(str(Path(metadata).parent / "snap-*.avro")))
+    truncate(lists[-1])
+    found = check_table(metadata).findings
+    [unreadable] = [f for f in found if f.file == lists[-1]]
+    assert unreadable.rule == "avro.list-unreadable", unreadable
+    assert unreadable.clause == "Manifest Lists"
+    assert catalogue()[unreadable.rule].quote.startswith("A manifest list is a valid Iceberg data file")
+    assert "avro.unreadable" not in {f.rule for f in found}  # the manifest's sentence
+
+
 def test_truncated_parquet_file_in_the_kits_words(tmp_path: Path) -> None:
     metadata = write_reference_table(tmp_path, 2)
     data = sorted(glob.glob(str(Path(metadata).parent.parent / "data" / "**" / "*.parquet"), recursive=True))

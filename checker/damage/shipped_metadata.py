@@ -575,7 +575,7 @@ def _clickhouse_null_bounds(o: Overlay, rng: random.Random) -> str | None:
 
 
 @_shipped("clickhouse-altinity-2182-manifest-list-key-metadata-schema",
-          "avro.unreadable", "manifest-list", "Altinity ClickHouse: records encoded with key_metadata under a header "
+          "avro.list-unreadable", "manifest-list", "Altinity ClickHouse: records encoded with key_metadata under a header "
           "schema without it", also=_UNREAD_LIST)
 def _key_metadata_schema(o: Overlay, rng: random.Random) -> str | None:
     """A list of several records (EXPORT PARTITION carries the existing ones over): the second
