@@ -9,6 +9,10 @@ id in the statement index), an honest verdict (``bug``, ``not-a-bug``, ``spec-al
 * a writer bug -> a damage case (``checker/damage``) that writes exactly that bug into a valid
   table, and the rule that must report it;
 * a value bug -> vector cases whose expected value the buggy implementation did not compute;
+* a writer bug whose table is valid but holds the wrong rows -> the op-log (``vectors/oplogs``)
+  under which the writer's rows go wrong: ``<op-log id> > <writer>``, ``<writer>`` a name of the
+  writer registry (``suites/writers/registry.py``), reproduced when a known failure of that writer
+  (``suites/writers/known-failures-writers.json``) names the op-log;
 * a reader bug -> where the engine's wrong rows show: ``<golden table> > <filter id> > <engine>``
   (a row filter of ``suites/golden/filters.json`` or ``trap-filters.json``) or ``<golden table> >
   <engine>`` (an unfiltered read), ``<engine>`` a name of the engine registry
@@ -32,7 +36,7 @@ from importlib import resources
 from typing import Any
 
 #: what a record's ``reproduce.how`` names
-HOWS = ("damage", "vector", "trap", "none")
+HOWS = ("damage", "vector", "trap", "oplog", "none")
 KINDS = ("writer", "reader", "value")
 ARTIFACTS = ("metadata-json", "manifest-list", "manifest", "data-file", "delete-file", "puffin",
              "statistics-file", "value", "read-result")
@@ -65,6 +69,12 @@ def record_schema() -> dict[str, Any]:
 ENGINES_OF = {"clickhouse": ("chdb",), "duckdb-iceberg": ("duckdb",), "daft": ("daft",), "polars": ("polars",),
               "pyiceberg": ("pyiceberg",), "iceberg-java": ("java", "spark-sql"), "spark": ("spark-sql",),
               "iceberg-rust": ("datafusion",), "icebird": ("icebird",)}
+
+#: the writers of the kit's writer registry (``suites/writers/registry.py``) that run an
+#: implementation's writer: a writer bug whose table is valid but holds the wrong rows is reproduced
+#: by an op-log (``vectors/oplogs``) where a known failure of that writer lists it
+WRITERS_OF = {"pyiceberg": ("pyiceberg",), "clickhouse": ("chdb",), "duckdb-iceberg": ("duckdb",), "daft": ("daft",),
+              "iceberg-java": ("spark",), "spark": ("spark",)}
 
 
 @dataclass(frozen=True)
@@ -100,19 +110,21 @@ def reproduction(record: dict[str, Any], damage_cases: dict[str, Any], vector_id
     if not case:
         return Reproduction("not yet", how, None, rule, "no case reproduces it yet")
     cases = [c.strip() for c in case.split(";") if c.strip()]
-    if how == "trap" and record["implementation"] not in ENGINES_OF:
+    runners = (WRITERS_OF if how == "oplog" else ENGINES_OF).get(record["implementation"])
+    if how in ("trap", "oplog") and runners is None:
         missing = [c for c in cases if c not in traps]
         if missing:
             return Reproduction("missing", how, case, rule, f"no golden table or filter {', '.join(missing)}")
-        return Reproduction("trap", how, case, rule, f"the kit does not run {record['implementation']}: the trap is "
-                                                     "there for those who do")
-    if how == "trap" and rep.get("fixed"):
-        return _guarded(record, cases, caught, traps)
-    known = {"damage": set(damage_cases), "vector": vector_ids, "trap": caught}.get(how, set())
+        return Reproduction("trap", how, case, rule, f"the kit does not run {record['implementation']}: the "
+                                                     f"{'op-log' if how == 'oplog' else 'trap'} is there for those who do")
+    if how in ("trap", "oplog") and rep.get("fixed"):
+        assert runners is not None
+        return _guarded(record, cases, caught, traps, runners)
+    known = {"damage": set(damage_cases), "vector": vector_ids, "trap": caught, "oplog": caught}.get(how, set())
     missing = [c for c in cases if c not in known]
     if missing:
-        why = (f"no known failure of {'/'.join(ENGINES_OF[record['implementation']])} lists {', '.join(missing)}: the "
-               "kit does not show this bug there" if how == "trap" else f"the kit has no {how} case {', '.join(missing)}")
+        why = (f"no known failure of {'/'.join(runners or ())} lists {', '.join(missing)}: the kit does not show this "
+               "bug there" if how in ("trap", "oplog") else f"the kit has no {how} case {', '.join(missing)}")
         return Reproduction("missing", how, case, rule, why)
     if how == "damage":
         rules = {damage_cases[c].rule for c in cases}
@@ -122,22 +134,22 @@ def reproduction(record: dict[str, Any], damage_cases: dict[str, Any], vector_id
 
 
 def _guarded(record: dict[str, Any], cases: list[str], caught: AbstractSet[str],
-             traps: AbstractSet[str]) -> Reproduction:
-    """A fixed reader bug of an engine the kit runs: its trap exists and the pinned engine passes it
-    (no known failure lists it), so the consumer matrix turns red if the bug returns."""
+             traps: AbstractSet[str], engines: tuple[str, ...]) -> Reproduction:
+    """A bug fixed in the version the kit runs: its trap (or op-log) exists and the pinned engine
+    (or writer) passes it (no known failure lists it), so the matrix turns red if the bug returns."""
     rep = record["reproduce"]
-    engines = ENGINES_OF[record["implementation"]]
+    how = rep["how"]
     missing = [c for c in cases if c not in traps]
     if missing:
-        return Reproduction("missing", "trap", rep["case"], rep.get("rule"),
-                            f"no golden table or filter {', '.join(missing)}")
+        return Reproduction("missing", how, rep["case"], rep.get("rule"),
+                            f"no {'op-log' if how == 'oplog' else 'golden table or filter'} {', '.join(missing)}")
     failing = [f"{c} > {e}" for c in cases for e in engines if f"{c} > {e}" in caught]
     if failing:
-        return Reproduction("missing", "trap", rep["case"], rep.get("rule"),
+        return Reproduction("missing", how, rep["case"], rep.get("rule"),
                             f"the record says the bug is fixed ({rep['fixed']}), but a known failure lists "
                             f"{', '.join(failing)}: name that case instead")
-    return Reproduction("trap", "trap", rep["case"], rep.get("rule"),
-                        f"fixed ({rep['fixed']}): the trap is there, and {'/'.join(engines)} must pass it")
+    return Reproduction("trap", how, rep["case"], rep.get("rule"),
+                        f"fixed ({rep['fixed']}): the {'op-log' if how == 'oplog' else 'trap'} is there, and {'/'.join(engines)} must pass it")
 
 
 def readme_table(rows: list[tuple[dict[str, Any], Reproduction]]) -> str:

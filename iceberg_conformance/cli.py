@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import fnmatch
 import json
 import os
 import sys
@@ -316,14 +317,29 @@ def caught_traps() -> set[str]:
     return out
 
 
+def caught_oplogs() -> set[str]:
+    """Every ``<op-log id> > <writer>`` a known failure of the writers lists (strict: the writers
+    lane fails when the writer stops failing so)."""
+    from iceberg_conformance.suites.writers import judge, oplogs
+
+    ids = sorted(oplogs.load_all())
+    out: set[str] = set()
+    for e in judge.known_failures():
+        globs = e["oplog"] if isinstance(e["oplog"], list) else [e["oplog"]]
+        out |= {f"{o} > {e['writer']}" for o in ids if any(fnmatch.fnmatchcase(o, g) for g in globs)}
+    return out
+
+
 def bug_reproductions() -> list[tuple[dict[str, Any], bugs.Reproduction]]:
     """Every record of the bug corpus with what the kit has for it today."""
     from iceberg_conformance.suites.golden.registry import REGISTRY
+    from iceberg_conformance.suites.writers import oplogs
 
     damage_cases = {d.name: d for d in DAMAGES}
     vector_ids = {c.id for p in case_files() for c in load_file(p)}
     traps = set(REGISTRY) | {f"{t} > {f['id']}" for t, fs in golden_filters.load().items() for f in fs}
-    caught = caught_traps()
+    traps |= set(oplogs.load_all())  # the op-logs: a writer bug's "trap"
+    caught = caught_traps() | caught_oplogs()
     return [(r, bugs.reproduction(r, damage_cases, vector_ids, caught, traps)) for r in bugs.records()]
 
 

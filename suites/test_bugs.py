@@ -146,7 +146,7 @@ def test_writer_bug_is_reported(record: dict[str, Any], tmp_path: Path, written_
     assert shown, f"{record['id']}: no table here offers the damage case {cases} a victim"
 
 
-@pytest.mark.parametrize("record", _ids("vector") + _ids("trap"))
+@pytest.mark.parametrize("record", _ids("vector") + _ids("trap") + _ids("oplog"))
 def test_value_and_reader_bug_reproduction_exists(record: dict[str, Any], request: pytest.FixtureRequest) -> None:
     """A value bug's vector cases exist; a reader bug's case is listed by a known failure of its
     engine (the matrix, the scan suite or the golden-table readers fail when the engine stops

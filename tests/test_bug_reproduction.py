@@ -1,6 +1,7 @@
-"""How the bug corpus decides what the kit has for a reader bug (``bugs.reproduction``), on made-up
-records: a trap counts as reproduced only where a known failure of the engine lists it, and a bug
-fixed in the version the kit runs keeps its trap only when the engine passes it."""
+"""How the bug corpus decides what the kit has for a reader bug or a writer bug judged by an op-log
+(``bugs.reproduction``), on made-up records: a trap (an op-log) counts as reproduced only where a
+known failure of the engine (the writer) lists it, and a bug fixed in the version the kit runs
+keeps its trap only when the engine passes it."""
 
 from __future__ import annotations
 
@@ -41,3 +42,30 @@ def test_fixed_bug_whose_engine_still_fails_names_the_failure() -> None:
 def test_fixed_bug_without_its_trap_is_missing() -> None:
     got = bugs.reproduction(_record("trap_gone > f9", fixed="PR #1, DuckDB 1.5.5 runs it"), {}, set(), set(), TRAPS)
     assert got.status == "missing" and "trap_gone > f9" in got.why
+
+
+def _writer_record(case: str | None, implementation: str = "pyiceberg", **extra: Any) -> dict[str, Any]:
+    return {"id": "pyiceberg-0-made-up", "implementation": implementation, "verdict": "bug",
+            "reproduce": {"how": "oplog", "rule": None, "detail": "made up", "case": case, **extra}}
+
+
+OPLOGS = frozenset({"v2-made-up"})
+
+
+def test_oplog_listed_by_a_known_failure_of_the_writer_is_reproduced() -> None:
+    got = bugs.reproduction(_writer_record("v2-made-up > pyiceberg"), {}, set(), {"v2-made-up > pyiceberg"}, OPLOGS)
+    assert got.status == "reproduced"
+
+
+def test_oplog_the_writer_passes_is_missing_unless_fixed() -> None:
+    got = bugs.reproduction(_writer_record("v2-made-up > pyiceberg"), {}, set(), set(), OPLOGS)
+    assert got.status == "missing" and "no known failure of pyiceberg" in got.why
+    got = bugs.reproduction(_writer_record("v2-made-up", fixed="0.8; the kit runs 0.12"), {}, set(), set(), OPLOGS)
+    assert got.status == "trap" and "the op-log is there" in got.why and "pyiceberg must pass it" in got.why
+
+
+def test_oplog_of_a_writer_the_kit_does_not_run_keeps_it_for_those_who_do() -> None:
+    got = bugs.reproduction(_writer_record("v2-made-up", implementation="flink"), {}, set(), set(), OPLOGS)
+    assert got.status == "trap" and "op-log is there for those who do" in got.why
+    got = bugs.reproduction(_writer_record("v2-gone", implementation="flink"), {}, set(), set(), OPLOGS)
+    assert got.status == "missing"

@@ -40,7 +40,7 @@ Expected rows come from the generators' models, as for every golden table.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from iceberg_conformance.suites.golden.producers import ReferenceWriter
 from iceberg_conformance.suites.golden.registry import Row, TableWriter, golden_table
@@ -805,7 +805,7 @@ def _snapshots_list_manifests(t: TableWriter) -> None:
     md = json.loads(current.read_text(encoding="utf-8"))
     for snap in md["snapshots"]:
         with open(snap.pop("manifest-list").removeprefix("file:"), "rb") as f:
-            snap["manifests"] = [m["manifest_path"] for m in fastavro.reader(f)]
+            snap["manifests"] = [cast(dict[str, Any], m)["manifest_path"] for m in fastavro.reader(f)]
     version = int(current.name.split(".")[0][1:]) + 1
     # the file just replaced joins the metadata log, written as Spark wrote the table's locations
     where = str(current) if md["location"].startswith("/") else current.as_uri()
