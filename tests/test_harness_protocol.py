@@ -195,8 +195,13 @@ def test_compare_finds_a_harness_that_answers_otherwise(tmp_path: Path) -> None:
     # the toy hashes only int 34 right: every other hash case differs from the reference
     assert any(": reference PASS, harness:toy FAIL" in p for p in problems), problems[:5]
     assert not any("::test_hash[hash/appendix-b > int 34 hashes to 2017239379]" in p for p in problems)
-    # it declares no transform: the bucket tests are UNSUPPORTED there, PASS with the reference
-    assert any("test_hash_via_bucket[" in p and "harness:toy UNSUPPORTED" in p for p in problems)
+    # it declares no transform: the bucket tests are not generated for it (a capability it does
+    # not declare), so only the reference ran them
+    assert any("test_hash_via_bucket[" in p and "only reference ran it" in p for p in problems)
+    # where both run, those are left out: what remains is the hashes the toy gets wrong
+    _, both, _ = compare(junit, "reference", "harness:toy", where_both_run=True)
+    assert both and not any("only reference ran it" in p for p in both)
+    assert any(": reference PASS, harness:toy FAIL" in p for p in both)
 
 
 def test_compare_reads_outcomes_per_test(tmp_path: Path) -> None:
@@ -214,5 +219,5 @@ def test_compare_reads_outcomes_per_test(tmp_path: Path) -> None:
     assert "suites.test_hash::test_hash[hash/x > two]: a PASS, b FAIL" in problems
     assert any("four" in p and "only a ran it" in p for p in problems)
     compared, problems, _ = compare(junit, "a", "b", where_both_run=True)
-    assert compared == 2 and len(problems) == 2
+    assert compared == 2 and problems == ["suites.test_hash::test_hash[hash/x > two]: a PASS, b FAIL"]
 

@@ -34,21 +34,38 @@ const { icebergRead } = await import(pathToFileURL(join(pkgDir, entry)).href)
 // --- local files through fetch ----------------------------------------------------------------
 
 const networkFetch = globalThis.fetch
-function localPath(url) {
+// A location is a path, not a URL: a writer's partition directory may hold a literal '%'
+// (Spark writes s=a%2Fb for the value 'a/b'), while a location icebird turned into a URL object
+// comes percent-encoded. The path as written is tried first, then its decoded form.
+function localPaths(url) {
   const u = String(url)
-  if (u.startsWith('file:')) return fileURLToPath(u.startsWith('file://') ? u : 'file://' + u.slice(5))
-  if (u.startsWith('/')) return decodeURI(u)
-  return null
+  let raw
+  if (u.startsWith('file://')) raw = u.slice(7)
+  else if (u.startsWith('file:')) raw = u.slice(5)
+  else if (u.startsWith('/')) raw = u
+  else return null
+  const out = [raw]
+  try {
+    out.push(decodeURIComponent(raw))
+  } catch {
+    // not a valid escape sequence: only the path as written
+  }
+  return out
 }
 globalThis.fetch = async (url, init = {}) => {
-  const path = localPath(url instanceof URL ? url.href : url)
-  if (path === null) return networkFetch(url, init)
-  let size
-  try {
-    size = statSync(path).size
-  } catch {
-    return new Response(null, { status: 404, statusText: `no such file: ${path}` })
+  const paths = localPaths(url instanceof URL ? url.href : url)
+  if (paths === null) return networkFetch(url, init)
+  let size, path
+  for (const candidate of paths) {
+    try {
+      size = statSync(candidate).size
+      path = candidate
+      break
+    } catch {
+      // the next spelling
+    }
   }
+  if (path === undefined) return new Response(null, { status: 404, statusText: `no such file: ${paths[0]}` })
   if (init.method === 'HEAD') return new Response(null, { status: 200, headers: { 'Content-Length': String(size) } })
   const range = new Headers(init.headers).get('Range')
   let start = 0, end = size - 1
