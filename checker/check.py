@@ -75,8 +75,9 @@ def run_batch(units: list[Unit]) -> list[tuple[list[Finding], LiveDigest | None]
 
 
 #: rules whose findings say that a part of the table was not read (outside the table's location,
-#: a format or a scheme the checker does not read): a check that has them is incomplete
-NOT_READ_RULES = frozenset({"files.outside-table", "checker.not-checked", "files.table-moved"})
+#: a format or a scheme the checker does not read; a copied table, whose own files were not read
+#: but the original's): a check that has them is incomplete
+NOT_READ_RULES = frozenset({"files.outside-table", "checker.not-checked", "files.table-moved", "files.table-copied"})
 
 
 @dataclass

@@ -110,9 +110,19 @@ class Group:
                 "consequences": dict(self.consequences)}
 
 
+#: rules whose "what to do" is not their family's
+WHAT_TO_DO_RULE: dict[str, str] = {
+    "files.table-moved": "give --relocate OLD=NEW (the location the metadata records = where the table is now) to "
+                         "check the table's own files",
+    "files.table-copied": "give --relocate OLD=NEW (the location the metadata records = where the copy is) to check "
+                          "the copy's own files rather than the original's",
+}
+
+
 def what_to_do(rule: str) -> str:
-    """The short "what to do" line of a rule's family."""
-    return WHAT_TO_DO.get(rule.split(".", 1)[0], "fix the writer that produced this; see the rule's spec sentence")
+    """The short "what to do" line of a rule (its own, else its family's)."""
+    return WHAT_TO_DO_RULE.get(rule) or WHAT_TO_DO.get(rule.split(".", 1)[0],
+                                                       "fix the writer that produced this; see the rule's spec sentence")
 
 
 def _is_root(rule: str, roots: tuple[str, ...]) -> bool:
@@ -193,8 +203,9 @@ def render_text(results: list[TableResult]) -> str:
         if r.chosen:
             lines.append(f"  metadata file checked: {r.chosen}")
         if r.incomplete:
+            rules = ", ".join(sorted({f.rule for f in r.not_read}))
             lines.append(f"  verdict: INCOMPLETE: {len(r.not_read)} part(s) of the table were not read "
-                         "(files.outside-table, checker.not-checked below); what was read is reported")
+                         f"({rules} below); what was read is reported")
         for g in group(r.findings, r.omitted):
             rule = catalogue().get(g.rule)
             level = f"{rule.level}, " if rule else ""

@@ -4,6 +4,7 @@ three verdicts on a table the reference writer wrote, known-failure matching, th
 from __future__ import annotations
 
 import copy
+import dataclasses
 import fnmatch
 import json
 import subprocess
@@ -76,6 +77,24 @@ def test_reference_writer_passes_a_position_delete_op_log(tmp_path: Path) -> Non
     cell = _run(LOGS["v2-delete-position"], tmp_path)
     assert cell.status == judge.PASS, cell.message
     assert [s["op"] for s in cell.snapshots] == ["append", "delete", "delete"]
+
+
+def test_a_step_the_writer_reports_nothing_for_fails_the_cell(tmp_path: Path) -> None:
+    """A driver that stops early or loses a step's record is not a pass: every data step is judged
+    or has a failed step before it."""
+    reference = WRITERS["reference"]
+    assert reference.run_here is not None
+    run_here = reference.run_here
+
+    def forgetful(oplog: dict[str, Any], root: str) -> dict[str, Any]:
+        result = run_here(oplog, root)
+        result["steps"] = [s for s in result["steps"] if s["index"] != 2]
+        return result
+
+    cell = judge.run_cell(dataclasses.replace(reference, run_here=forgetful), LOGS["v2-delete-position"],
+                          str(tmp_path / "t"), known=[])
+    assert cell.status == judge.FAIL
+    assert set(cell.problems) == {"missing:step2"}, cell.problems
 
 
 def test_wrong_expected_rows_fail_the_cell(tmp_path: Path) -> None:
@@ -178,3 +197,20 @@ def test_written_tables_are_recorded_as_producers_and_read_back(tmp_path: Path) 
         assert [p["snapshot"] for p in problems] == ["step1-delete"]
     finally:
         ws.close()
+
+
+def test_an_intermittent_problem_is_covered_when_seen_and_not_required() -> None:
+    """DuckDB's writer sometimes marks a data manifest 'deletes': an entry lists such problems as
+    intermittent; any other problem still fails the cell, and the entry's own problems stay required."""
+    entry = {"writer": "w", "oplog": "o", "problems": ["checker:a"], "intermittent": ["checker:b"],
+             "rule": "a", "reason": "r", "upstream": "none"}
+
+    def status(*problems: str) -> str:
+        cell = judge.Cell("w", "o", "append", 2, problems={p: "seen" for p in problems})
+        judge._apply_known(cell, [entry])
+        return cell.status
+
+    assert status("checker:a") == judge.KNOWN
+    assert status("checker:a", "checker:b") == judge.KNOWN
+    assert status("checker:a", "checker:c") == judge.FAIL
+    assert status("checker:b") == judge.FAIL  # checker:a is required: the entry is stale without it

@@ -318,3 +318,18 @@ def test_progress_on_a_terminal_shows_units_bytes_and_time_left(tmp_path: Path) 
     piped = subprocess.run([sys.executable, "-m", "iceberg_conformance.cli", "check", table], capture_output=True,
                            text=True, cwd=tmp_path)
     assert " MB" not in piped.stderr, piped.stderr
+
+
+def test_a_copied_table_is_an_incomplete_verdict_that_says_what_to_do(table: str, tmp_path: Path) -> None:
+    """A copy is checked against the original's files: its own manifest lists, manifests and data
+    files were not read, so the verdict is incomplete (never a clean pass), and it says to relocate."""
+    from iceberg_conformance.checker.report import render_text
+
+    copy = tmp_path / "copy" / "events"
+    shutil.copytree(table, copy)
+    (cur,) = find_current(str(copy))
+    result = check_table(cur)
+    assert result.verdict() == "incomplete"
+    text = render_text([result])
+    assert "(files.table-copied below)" in text, text
+    assert "what to do: give --relocate OLD=NEW" in text, text

@@ -100,8 +100,16 @@ def judge_rows(oplog: dict[str, Any], steps: list[dict[str, Any]], final: str, c
     by_index = {s["index"]: s for s in steps}
     read: dict[int, list[dict[str, Any]]] = {}
     previous: int | None = None
+    failed = [s["index"] for s in steps if s.get("error")]
     for i, step in enumerate(oplog["steps"]):
-        if step["op"] not in oplogs.DATA_STEPS or i not in by_index or by_index[i]["error"]:
+        if step["op"] not in oplogs.DATA_STEPS:
+            continue
+        if i not in by_index and not any(f < i for f in failed):
+            # no step before it failed, yet the writer reported nothing for it: a driver that
+            # stopped early or lost a step's record is not a pass
+            cell.problems[f"missing:step{i}"] = f"step {i} ({step['op']}): the writer reported no result for it"
+            continue
+        if i not in by_index or by_index[i]["error"]:
             continue
         done = by_index[i]
         sid = done["snapshot"]
@@ -164,12 +172,16 @@ def _apply_known(cell: Cell, entries: list[dict[str, Any]]) -> None:
     """The cell's status from its problems and the known failures of this writer and op-log.
     An entry names ``problems`` (the writer's errors it explains) and may name ``advisories``
     (checker warnings it records, with the rule and upstream link); each named key must be
-    seen, else the entry is stale and the cell FAILS."""
+    seen, else the entry is stale and the cell FAILS. ``intermittent`` names problems the writer
+    shows on some runs only: covered when seen, not required."""
     mine = [e for e in entries if e["writer"] == cell.writer and _names(e, cell.oplog)]
     failing = set(cell.problems)
     named = [p for e in mine for p in e["problems"]]
+    # problems a writer shows on some runs only (seen, recorded with the rate): covered when seen,
+    # never stale when not
+    sometimes = [p for e in mine for p in e.get("intermittent", [])]
     named_adv = [a for e in mine for a in e.get("advisories", [])]
-    uncovered = sorted(k for k in failing if not any(fnmatch.fnmatchcase(k, p) for p in named))
+    uncovered = sorted(k for k in failing if not any(fnmatch.fnmatchcase(k, p) for p in named + sometimes))
     stale = sorted(p for p in named if not any(fnmatch.fnmatchcase(k, p) for k in failing))
     stale += sorted(a for a in named_adv if not any(fnmatch.fnmatchcase(k, a) for k in cell.advisories))
     cell.known = mine

@@ -56,6 +56,8 @@ class Writer:
     #: for a subprocess driver: the variable naming the Python to run it with
     python_env: str = ""
     notes: str = ""
+    #: the Python (major.minor) a subprocess driver's packages need, when not any
+    python_version: str = ""
     run_here: Callable[[dict[str, Any], str], dict[str, Any]] | None = field(default=None, compare=False)
 
     def missing(self, oplog: dict[str, Any]) -> list[str]:
@@ -75,8 +77,18 @@ class Writer:
                 return f"{self.module} is not installed (pip install {' '.join(self.packages)})"
             return None
         py = self.python()
+        needs = f"{self.name} needs Python {self.python_version} ({', '.join(self.packages)} has wheels for it only): set " \
+                f"${self.python_env} to a Python {self.python_version} with it installed" if self.python_version else ""
         if not os.path.exists(py):
-            return f"${self.python_env} names {py}, which does not exist"
+            return f"${self.python_env} names {py}, which does not exist" + (f"; {needs}" if needs else "")
+        if self.python_version:
+            key = (py, "sys.version")
+            if key not in _IMPORTS:
+                _IMPORTS[key] = subprocess.run([py, "-c", "import sys; sys.exit(sys.version_info[:2] != "
+                                                f"{tuple(int(x) for x in self.python_version.split('.'))})"],
+                                               capture_output=True, text=True).returncode
+            if _IMPORTS[key] != 0:
+                return f"{py} is not a Python {self.python_version}: {needs}"
         if (py, self.module) not in _IMPORTS:
             _IMPORTS[(py, self.module)] = subprocess.run([py, "-c", f"import {self.module}"], capture_output=True,
                                                          text=True).returncode
@@ -88,11 +100,11 @@ class Writer:
     def run(self, oplog: dict[str, Any], root: str, timeout: float = 600) -> dict[str, Any]:
         """Run the op-log into ``root``; ``{"steps": [...], "version": ...}`` (see the drivers)."""
         os.makedirs(root, exist_ok=True)
-        if self.run_here is not None:
-            return self.run_here(oplog, root)
         why = self.available()
         if why:
             raise WriterUnavailable(why)
+        if self.run_here is not None:
+            return self.run_here(oplog, root)
         request = json.dumps({"oplog": oplog, "table": root, "engine": self.name})
         r = subprocess.run([self.python(), str(DRIVERS / self.driver)], input=request, capture_output=True,
                            text=True, timeout=timeout, cwd=root)
@@ -177,7 +189,7 @@ WRITERS: dict[str, Writer] = {w.name: w for w in [
     Writer("repark", "repark 1.5.5 (pure-Rust PySpark API)", ("repark==1.5.5",),
            {**_all("create", "append", "create-partitioned", "delete:copy-on-write", "update:copy-on-write",
                    "add-column", "rename-column", "type:timestamp", "type:timestamptz", versions=V23)},
-           "sql.py", module="repark", python_env="ICEBERG_CONFORMANCE_PYTHON_REPARK",
+           "sql.py", module="repark", python_env="ICEBERG_CONFORMANCE_PYTHON_REPARK", python_version="3.12",
            notes="wheels for CPython 3.12 only (cp312-abi3): its own environment; v2/v3 "
            "(repark.sql.allowCreateFormatVersion3); copy-on-write DELETE/UPDATE"),
 ]}

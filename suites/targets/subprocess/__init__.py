@@ -228,17 +228,19 @@ class HarnessTarget:
             proc.stdin.flush()
         except OSError:
             pass  # it exited: the read below says so with its exit code
+        # a harness that fails its start is not started again: the run stops and says so
+        again = "" if op == "start" else "; it is started again for the next request"
         try:
             line = self._lines.get(timeout=timeout)
         except queue.Empty:
             self._kill()
-            raise HarnessTimeout(f"the harness did not answer {op!r} within {timeout:g} s; it was killed "
-                                 f"and is started again for the next request{self._stderr_tail()}") from None
+            raise HarnessTimeout(f"the harness did not answer {op!r} within {timeout:g} s; it was killed"
+                                 f"{again}{self._stderr_tail()}") from None
         if line is None:
             code = proc.wait()
             self._kill()
-            raise HarnessCrashed(f"the harness exited (exit code {code}) instead of answering {op!r}; "
-                                 f"it is started again for the next request{self._stderr_tail()}")
+            raise HarnessCrashed(f"the harness exited (exit code {code}) instead of answering {op!r}"
+                                 f"{again}{self._stderr_tail()}")
         try:
             reply = json.loads(line)
         except ValueError as e:
