@@ -179,6 +179,93 @@ def _trap_feature_problems(warehouse: Path, doc: dict[str, Any], md: dict[str, A
     return problems
 
 
+def _avro(path: str) -> tuple[Any, list[dict[str, Any]]]:
+    """(writer schema, records) of an Avro file at a table location."""
+    import fastavro
+
+    with open(path.removeprefix("file:").replace("///", "/", 1) if path.startswith("file:") else path, "rb") as f:
+        reader = fastavro.reader(f)
+        return reader.writer_schema, [r for r in reader if isinstance(r, dict)]
+
+
+def _bug_trap_problems(md: dict[str, Any], features: set[str], files: list[dict[str, Any]]) -> list[str]:
+    """The shapes of the trap tables of the bug corpus's reader bugs: a "fixed" record is guarded
+    only while its table still has the shape that triggered the bug."""
+    import pyarrow.parquet as pq
+
+    problems: list[str] = []
+    snaps = md.get("snapshots", [])
+    lists = {s["snapshot-id"]: _avro(s["manifest-list"]) for s in snaps if "manifest-list" in s} if features & {
+        "no-partition-summaries", "inherited-sequence-numbers", "empty-snapshot", "dangling-deletes"} else {}
+    if "no-partition-summaries" in features and not any(
+            r.get("partitions") is None for _schema, recs in lists.values() for r in recs):
+        problems.append("every manifest-list record has partition summaries")
+    if "inherited-sequence-numbers" in features:
+        ids = [{f.get("field-id") for f in _avro(r["manifest_path"])[0]["fields"]}
+               for _schema, recs in lists.values() for r in recs]
+        if not any(not ({1, 3} <= i) for i in ids):   # snapshot_id (1), sequence_number (3)
+            problems.append("every manifest's schema has snapshot_id and sequence_number")
+    if "empty-snapshot" in features and not any(not recs for _schema, recs in lists.values()):
+        problems.append("no snapshot whose manifest list is empty")
+    if "dangling-deletes" in features:
+        current = lists.get(md.get("current-snapshot-id"), (None, []))[1]
+        entries = [e for r in current for e in _avro(r["manifest_path"])[1] if e.get("status") != 2]
+        live = {str(e["data_file"]["file_path"]) for e in entries if e["data_file"].get("content", 0) == 0}
+        named = {str(p) for e in entries if e["data_file"].get("content") == 1
+                 for p in pq.read_table(str(e["data_file"]["file_path"]).removeprefix("file:"),
+                                        columns=["file_path"]).column("file_path").to_pylist()}
+        if not named - live:
+            problems.append("no live position delete names a data file that is no longer live")
+    if "removed-schema" in features:
+        known = {fld["id"] for sc in md.get("schemas", []) for fld in sc["fields"]}
+        stored = {int(fl.metadata[b"PARQUET:field_id"]) for f in files if str(f["file_path"]).endswith(".parquet")
+                  for fl in pq.read_schema(str(f["file_path"]).removeprefix("file:"))
+                  if fl.metadata and b"PARQUET:field_id" in fl.metadata}
+        if not stored - known:
+            problems.append("every column the data files store is in a schema the metadata lists")
+    if "dictionary-encoding" in features and not any(
+            "DICTIONARY" in " ".join(str(e) for e in meta.row_group(g).column(c).encodings)
+            and bool(getattr(meta.row_group(g).column(c).statistics, "null_count", 0))
+            for f in files if f.get("content", 0) == 0 and str(f["file_path"]).endswith(".parquet")
+            for meta in [pq.ParquetFile(str(f["file_path"]).removeprefix("file:")).metadata]
+            for g in range(meta.num_row_groups) for c in range(meta.num_columns)):
+        problems.append("no dictionary-encoded column chunk holding nulls")
+    if "null-partition" in features and not any(
+            v is None for f in files for v in (f.get("partition") or {}).values()):
+        problems.append("no data file with a null partition value")
+    if "added-partition-field" in features:
+        specs = md.get("partition-specs", [])
+        if not (any(not sp["fields"] for sp in specs) and any(sp["fields"] for sp in specs)):
+            problems.append("no unpartitioned spec followed by a partitioned one")
+    if "month" in features and not any(pf["transform"] == "month" for sp in md.get("partition-specs", [])
+                                       for pf in sp["fields"]):
+        problems.append("no month partition field")
+    return problems
+
+
+BUG_TRAP_FEATURES = ("no-partition-summaries", "inherited-sequence-numbers", "empty-snapshot", "dangling-deletes",
+                     "removed-schema", "dictionary-encoding", "null-partition", "added-partition-field", "month")
+
+
+def test_bug_trap_feature_checks_can_fail(golden_dir: Path) -> None:
+    """Each shape check of the bug traps finds its shape missing in some golden table that does not
+    claim it (a check no table can fail would guard nothing)."""
+    never: set[str] = set(BUG_TRAP_FEATURES)
+    for name, t in golden.REGISTRY.items():
+        try:
+            doc = golden.load_expected(golden_dir, name)
+        except Exception:  # a table this golden directory was generated without
+            continue
+        md = golden.read_metadata(golden_dir / "warehouse" / doc["metadata"])
+        files = [e["data_file"] for e in _manifest_entries(golden_dir / "warehouse", md)]
+        for feature in [f for f in never if f not in t.features]:
+            if _bug_trap_problems(md, {feature}, files):
+                never.discard(feature)
+        if not never:
+            break
+    assert not never, f"no golden table without them fails the checks of {sorted(never)}"
+
+
 @pytest.mark.parametrize("table", list(golden.REGISTRY))
 def test_golden_table_has_its_features(golden_dir: Path, table: str) -> None:
     """A golden table whose writer silently did something else would test nothing."""
@@ -210,6 +297,7 @@ def test_golden_table_has_its_features(golden_dir: Path, table: str) -> None:
     if "partition-evolution" in features and len(md.get("partition-specs", [])) < 3:
         problems.append("fewer than 3 partition specs")
     problems += _trap_feature_problems(warehouse, doc, md, features, files)
+    problems += _bug_trap_problems(md, features, files)
     if "schema-evolution" in features and len(md.get("schemas", [])) < 2:
         problems.append("only one schema")
     if "branch" in features and not any(r["type"] == "branch" and n != "main" for n, r in md.get("refs", {}).items()):
