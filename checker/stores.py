@@ -17,6 +17,7 @@ Configuration is the file systems' own: for S3 the AWS environment (``AWS_ACCESS
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import os
 import shutil
 import tempfile
@@ -30,6 +31,11 @@ from iceberg_conformance.reference.findings import Finding
 #: schemes read through pyarrow.fs; equivalent spellings of one store map to its first
 SCHEMES: dict[str, tuple[str, ...]] = {"s3": ("s3", "s3a", "s3n"), "gs": ("gs", "gcs"), "abfs": ("abfs", "abfss"),
                                         "file": ("file",)}
+
+
+#: seconds a store may take to connect or answer one request before the check says it does not
+#: answer ($ICEBERG_CONFORMANCE_STORE_TIMEOUT)
+TIMEOUT_S = float(os.environ.get("ICEBERG_CONFORMANCE_STORE_TIMEOUT", "30"))
 
 
 class StoreError(Exception):
@@ -78,9 +84,14 @@ def filesystem(uri: str, s3_endpoint: str | None = None) -> tuple[Any, str]:
             if os.environ.get("AWS_SESSION_TOKEN"):
                 kwargs["session_token"] = os.environ["AWS_SESSION_TOKEN"]
         # otherwise the AWS SDK's default chain: AWS_PROFILE and ~/.aws, instance roles
-        return pafs.S3FileSystem(**kwargs), f"{parsed.netloc}{parsed.path}".rstrip("/")
+        return (pafs.S3FileSystem(connect_timeout=TIMEOUT_S, request_timeout=TIMEOUT_S, **kwargs),
+                f"{parsed.netloc}{parsed.path}".rstrip("/"))
     if family == "file":
         return pafs.LocalFileSystem(), parsed.path.rstrip("/") or "/"
+    if family == "gs":
+        # without a limit the client retries a missing credential for 15 minutes, silently
+        return (pafs.GcsFileSystem(retry_time_limit=datetime.timedelta(seconds=TIMEOUT_S)),
+                f"{parsed.netloc}{parsed.path}".rstrip("/"))
     fs, path = pafs.FileSystem.from_uri(uri)
     return fs, path.rstrip("/")
 
@@ -133,32 +144,37 @@ def spool(uri: str, *, metadata_only: bool = False, s3_endpoint: str | None = No
         uri = uri.rstrip("/").rsplit("/", 2)[0]
     uri = uri.rstrip("/")
     directory = tempfile.mkdtemp(prefix="iceberg-conformance-")
-    local_table = os.path.join(directory, "table")
-    files = _listing(fs, f"{path}/metadata")
-    if not files:
+    try:
+        local_table = os.path.join(directory, "table")
+        files = _listing(fs, f"{path}/metadata")
+        if not files:
+            raise StoreError(f"no Iceberg table at {uri} (no metadata/ there: expected a table's directory or one of "
+                             "its metadata files)")
+        _copy(fs, f"{path}/metadata", os.path.join(local_table, "metadata"))
+        if not metadata_only:
+            for entry in fs.get_file_info(pafs.FileSelector(path, recursive=False)):
+                name = entry.path.rsplit("/", 1)[-1]
+                if name == "metadata":
+                    continue
+                target = os.path.join(local_table, name)
+                if entry.type == pafs.FileType.Directory:
+                    _copy(fs, entry.path, target)
+                elif entry.type == pafs.FileType.File:
+                    pafs.copy_files(entry.path, target, source_filesystem=fs,
+                                    destination_filesystem=pafs.LocalFileSystem())
+        if named_file is not None:
+            current = Current(os.path.join(local_table, "metadata", named_file), "named directly")
+        else:
+            found = current_metadata(local_table)
+            if found is None:
+                raise StoreError(f"no Iceberg table at {uri} (its metadata/ holds no metadata file)")
+            current = found
+    except OSError as e:
         shutil.rmtree(directory, ignore_errors=True)
-        raise StoreError(f"no Iceberg table at {uri} (no metadata/ there: expected a table's directory or one of "
-                         "its metadata files)")
-    _copy(fs, f"{path}/metadata", os.path.join(local_table, "metadata"))
-    if not metadata_only:
-        for entry in fs.get_file_info(pafs.FileSelector(path, recursive=False)):
-            name = entry.path.rsplit("/", 1)[-1]
-            if name == "metadata":
-                continue
-            target = os.path.join(local_table, name)
-            if entry.type == pafs.FileType.Directory:
-                _copy(fs, entry.path, target)
-            elif entry.type == pafs.FileType.File:
-                pafs.copy_files(entry.path, target, source_filesystem=fs,
-                                destination_filesystem=pafs.LocalFileSystem())
-    if named_file is not None:
-        current = Current(os.path.join(local_table, "metadata", named_file), "named directly")
-    else:
-        found = current_metadata(local_table)
-        if found is None:
-            shutil.rmtree(directory, ignore_errors=True)
-            raise StoreError(f"no Iceberg table at {uri} (its metadata/ holds no metadata file)")
-        current = found
+        raise StoreError(f"{uri}: reading the table from the store failed ({e})") from e
+    except BaseException:  # nothing is left behind, whatever stopped the copy
+        shutil.rmtree(directory, ignore_errors=True)
+        raise
     return Spooled(uri, local_table, current)
 
 

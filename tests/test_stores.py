@@ -333,3 +333,40 @@ def test_a_copied_table_is_an_incomplete_verdict_that_says_what_to_do(table: str
     text = render_text([result])
     assert "(files.table-copied below)" in text, text
     assert "what to do: give --relocate OLD=NEW" in text, text
+
+
+def test_a_copy_that_fails_midway_leaves_nothing_behind(table: str, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The spool directory of a table whose copy fails is removed, and the failure is the kit's
+    sentence naming the URI, not the store library's traceback."""
+    import tempfile
+
+    from iceberg_conformance.checker import stores
+
+    spools = tmp_path / "spools"
+    spools.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spools))
+    calls: list[str] = []
+
+    def copy_then_fail(fs: object, source: str, target: str) -> None:
+        calls.append(source)
+        raise OSError("the connection was reset")
+
+    monkeypatch.setattr(stores, "_copy", copy_then_fail)
+    with pytest.raises(stores.StoreError, match="reading the table from the store failed"):
+        stores.spool(f"file://{table}")
+    assert calls and list(spools.iterdir()) == []
+
+
+def test_a_store_that_does_not_answer_is_said_so_within_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No network here: Google Cloud Storage cannot get a credential. The client would retry for
+    15 minutes; the checker says the store does not answer after its timeout."""
+    import time
+
+    from iceberg_conformance.checker import stores
+
+    monkeypatch.setattr(stores, "TIMEOUT_S", 2.0)
+    start = time.monotonic()
+    with pytest.raises(stores.StoreError, match="does not answer"):
+        stores.spool("gs://no-such-bucket/db/table")
+    assert time.monotonic() - start < 60
