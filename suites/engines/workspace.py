@@ -181,6 +181,9 @@ class Workspace:
 
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _LONG_NUMBER = re.compile(r"(?<![\d.])-?\d{15,}(?![\d.])")
+#: pydantic's repr of the input it refused, cut in the middle ("{'snapshot-id': 224041901...-m0.avro']}"):
+#: the cut leaves parts of snapshot ids and file names no other rule recognizes
+_PYDANTIC_INPUT = re.compile(r"input_value=.*?, input_type=")
 #: a map of integers as Rust's Debug prints a HashMap (iceberg-rust's schema dumps: ``id_lookup:
 #: OnceLock({3: 1, 1: 0})``): its entries come in a random order from run to run
 _INT_MAP = re.compile(r"\{(-?\d+: -?\d+(?:, -?\d+: -?\d+)+)\}")
@@ -221,8 +224,10 @@ def normalize_error(text: str, places: dict[str, str]) -> str:
     """An error message normalized as :func:`normalize` does, without a SQL engine's echo of the
     query, every file named in it reduced to ``<file>`` and its extension (file names hold task
     ids and UUIDs), and UUIDs and snapshot ids (numbers of 15 digits or more) replaced; maps of
-    integers printed in hash order are sorted by key."""
+    integers printed in hash order are sorted by key; pydantic's cut repr of a refused input is
+    replaced."""
     text = _FILE.sub(_file, normalize(_QUERY_ECHO.sub("", text), places))
+    text = _PYDANTIC_INPUT.sub("input_value=<input>, input_type=", text)
     return _INT_MAP.sub(_sorted_map, _LONG_NUMBER.sub("<id>", _UUID.sub("<uuid>", text)))
 
 
