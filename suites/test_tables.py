@@ -108,9 +108,7 @@ def test_reference_reads_row_lineage(golden_dir: Path, table: str) -> None:
 def _manifest_entries(warehouse: Path, md: dict[str, Any]) -> list[dict[str, Any]]:
     import fastavro
 
-    def local(p: str) -> Path:
-        return Path(p.removeprefix("file:").replace("///", "/", 1) if p.startswith("file:") else p)
-
+    local = _local   # the module's one helper for a table location's local path
     entries: list[dict[str, Any]] = []
     for snap in md.get("snapshots", []):
         if "manifest-list" not in snap:   # v1: "manifests", a list of manifest file locations
@@ -183,7 +181,7 @@ def _avro(path: str) -> tuple[Any, list[dict[str, Any]]]:
     """(writer schema, records) of an Avro file at a table location."""
     import fastavro
 
-    with open(path.removeprefix("file:").replace("///", "/", 1) if path.startswith("file:") else path, "rb") as f:
+    with open(_local(path), "rb") as f:
         reader = fastavro.reader(f)
         return reader.writer_schema, [r for r in reader if isinstance(r, dict)]
 
