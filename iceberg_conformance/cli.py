@@ -292,8 +292,9 @@ def _damage(args: argparse.Namespace, passthrough: list[str]) -> int:
 def caught_traps() -> set[str]:
     """Every ``<golden table> > <filter id> > <engine>`` and ``<golden table> > <engine>`` where the
     kit shows an engine's wrong rows or failure: the cases the known failures of the consumer
-    matrix, the scan suite and the golden-table readers list (each is a strict expectation: the
-    suites fail when the engine stops failing so)."""
+    matrix, the scan suite, the golden-table readers and Iceberg Java's row-lineage reads
+    (``<table> > java``) list (each is a strict expectation: the suites fail when the engine stops
+    failing so)."""
     from iceberg_conformance.suites.golden.registry import REGISTRY
     from iceberg_conformance.suites.harness import consumer_matrix, known
     from iceberg_conformance.suites.engines import registry as engines
@@ -315,6 +316,10 @@ def caught_traps() -> set[str]:
         for reader in ("reference", "pyiceberg", "duckdb"):
             out |= {f"{t} > {reader}" for t in REGISTRY
                     if entry.matches(f"test_reader_reads_golden_table: {t} > {reader}")}
+    # the row lineage Iceberg Java's generic reader (the engine "java") resolves: suites/test_producers.py
+    producers = Path(golden_filters.__file__).resolve().parent / "known-failures-producers.json"
+    for entry in known.load(producers, match=lambda e: str(e["table"]), required=("table", "reason", "link")):
+        out |= {f"{t} > java" for t in REGISTRY if entry.matches(f"{t} (row lineage)")}
     return out
 
 
