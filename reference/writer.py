@@ -693,29 +693,35 @@ class TableBuilder:
         DELETED, its other files EXISTING, the new file ADDED with an explicit sequence_number."""
         if self.version != 2:
             raise ValueError("compact writes a v2 rewrite (a v3 rewrite carries row lineage: rewrite)")
-        seq = self.sequence_number + 1
-        old_manifest = next(mf for mf in self.manifests if any(
-            e["data_file"]["file_path"] == old_path for e in self.entries[mf["manifest_path"]]))
-        old_info = self.file_info[old_path]
         path = self._name("data", "parquet")
         rows = pq.read_table(old_path).to_pylist()
         df = self._content_file(0, path, "PARQUET", self.data_files[old_path]["partition"],
                                 self._write_parquet(path, self.schema["fields"], rows))
         self.data_files[path] = df
+        old_manifest, entries = self._replaced(old_path)
+        entries.append({"status": 1, "snapshot_id": None, "sequence_number": self.file_info[old_path]["sequence_number"],
+                        "file_sequence_number": None, "data_file": df})
+        return self._commit("replace", {}, replace=(old_manifest, 0, entries))
+
+    def _replaced(self, old_path: str) -> tuple[str, list[dict[str, Any]]]:
+        """The manifest holding ``old_path`` and its entries for the next commit, which replaces
+        that file: ``old_path`` DELETED by that commit, its other live files EXISTING with their
+        inherited values written (and, in v3, their first_row_id)."""
+        old_manifest = next(mf["manifest_path"] for mf in self.manifests if any(
+            e["data_file"]["file_path"] == old_path for e in self.entries[mf["manifest_path"]]))
         entries = []
-        for e in self.entries[old_manifest["manifest_path"]]:
+        for e in self.entries[old_manifest]:
             if e["status"] == 2:
                 continue
             info = self.file_info[e["data_file"]["file_path"]]
+            data_file = e["data_file"] if self.version < 3 else dict(e["data_file"], first_row_id=info["first_row_id"])
             kept: dict[str, Any] = {"status": 0, "snapshot_id": info["snapshot_id"],
                                     "sequence_number": info["sequence_number"],
-                                    "file_sequence_number": info["sequence_number"], "data_file": e["data_file"]}
+                                    "file_sequence_number": info["sequence_number"], "data_file": data_file}
             if e["data_file"]["file_path"] == old_path:
-                kept.update(status=2, snapshot_id=1000 + seq)
+                kept.update(status=2, snapshot_id=1000 + self.sequence_number + 1)
             entries.append(kept)
-        entries.append({"status": 1, "snapshot_id": None, "sequence_number": old_info["sequence_number"],
-                        "file_sequence_number": None, "data_file": df})
-        return self._commit("replace", {}, replace=(old_manifest["manifest_path"], 0, entries))
+        return old_manifest, entries
 
     def rewrite(self, old_path: str, rows: list[dict[str, Any]], lineage: list[tuple[int, int | None]]) -> int:
         """Copy-on-write of one data file: ``old_path`` is replaced by a new file holding ``rows``
@@ -725,9 +731,6 @@ class TableBuilder:
         rewritten: the old file DELETED, its other files EXISTING, the new file ADDED."""
         if self.version < 3:
             raise ValueError("row lineage columns are a v3 feature")
-        seq = self.sequence_number + 1
-        old_manifest = next(mf for mf in self.manifests if any(
-            e["data_file"]["file_path"] == old_path for e in self.entries[mf["manifest_path"]]))
         path = self._name("data", "parquet")
         fields = self.schema["fields"] + [_f(2147483540, "_row_id", "long"),
                                           _f(2147483539, "_last_updated_sequence_number", "long")]
@@ -737,20 +740,10 @@ class TableBuilder:
             metrics[k] = {fid: n for fid, n in metrics[k].items() if int(fid) < 2147483447}
         df = self._content_file(0, path, "PARQUET", self.data_files[old_path]["partition"], metrics)
         self.data_files[path] = df
-        entries = []
-        for e in self.entries[old_manifest["manifest_path"]]:
-            if e["status"] == 2:
-                continue
-            info = self.file_info[e["data_file"]["file_path"]]
-            kept: dict[str, Any] = {"status": 0, "snapshot_id": info["snapshot_id"], "sequence_number": info["sequence_number"],
-                    "file_sequence_number": info["sequence_number"],
-                    "data_file": dict(e["data_file"], first_row_id=info["first_row_id"])}
-            if e["data_file"]["file_path"] == old_path:
-                kept.update(status=2, snapshot_id=1000 + seq)
-            entries.append(kept)
+        old_manifest, entries = self._replaced(old_path)
         entries.append({"status": 1, "snapshot_id": None, "sequence_number": None, "file_sequence_number": None,
                         "data_file": df})
-        return self._commit("overwrite", {}, replace=(old_manifest["manifest_path"], 0, entries))
+        return self._commit("overwrite", {}, replace=(old_manifest, 0, entries))
 
     def _commit(self, operation: str, added: dict[int, tuple[int, list[dict[str, Any]]]],
                 replace: tuple[str, int, list[dict[str, Any]]] | None = None) -> int:
