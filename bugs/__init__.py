@@ -20,6 +20,15 @@ id in the statement index), an honest verdict (``bug``, ``not-a-bug``, ``spec-al
   lists the case: the consumer matrix, the scan suite or the golden-table readers then fail if
   the engine stops failing so.
 
+A reader bug the engine the kit runs cannot show keeps its trap ("trap only") in two honest ways:
+``reproduce.fixed`` says the pinned version does not have the bug (fixed, or never had it): no
+known failure may list the trap, the engine must pass it; ``reproduce.fails_earlier`` says the
+pinned engine stops before the bug could show: a known failure of the consumer matrix must list
+the trap (or its table) for every engine of the implementation, and it must be an error or a
+refusal, not wrong rows (its recorded differences hold no missing, unexpected or miscounted rows).
+A wrong-rows known failure there contradicts the record (status ``missing``: name it as the
+reproduction); a changed failure no longer matches the entry's digest and turns the matrix red.
+
 :func:`reproduction` says what the kit has for a record today; ``iceberg-conformance bugs`` lists
 the corpus with it, and ``suites/test_bugs.py`` proves each reproduction: every damage case is
 reported by its rule, every vector case exists and the reference passes it, every trap is a
@@ -81,9 +90,11 @@ WRITERS_OF = {"pyiceberg": ("pyiceberg",), "clickhouse": ("chdb",), "duckdb-iceb
 class Reproduction:
     """What the kit has for one record: ``status`` is ``reproduced`` (the case named exists and,
     for a reader bug, a known failure of its engine shows it), ``trap`` (a reader bug of an engine
-    the kit does not run, or one fixed in the version it runs: the golden table and filter that
-    trigger it exist), ``missing`` (it
-    names a case the kit does not have), ``not yet`` (no case named) or ``not a bug`` (the
+    the kit does not run, or one the version it runs does not have: the golden table and filter
+    that trigger it exist, and the engine passes them), ``fails earlier`` (the trap exists and the
+    engine the kit runs fails it before the bug could show, with a known failure that is an error
+    or a refusal, not wrong rows), ``missing`` (it names a case the kit does not have, or the
+    known failures contradict the record), ``not yet`` (no case named) or ``not a bug`` (the
     record's verdict says so; nothing to reproduce)."""
 
     status: str
@@ -97,12 +108,18 @@ class Reproduction:
         return self.status == "reproduced"
 
 
+#: the statuses ``iceberg-conformance bugs`` counts as "trap only"
+TRAP_ONLY = ("trap", "fails earlier")
+
+
 def reproduction(record: dict[str, Any], damage_cases: dict[str, Any], vector_ids: set[str],
-                 caught: AbstractSet[str], traps: AbstractSet[str] = frozenset()) -> Reproduction:
+                 caught: AbstractSet[str], traps: AbstractSet[str] = frozenset(),
+                 refused: AbstractSet[str] = frozenset()) -> Reproduction:
     """What the kit has for ``record``, given the damage cases by name, the ids of every vector
-    case, every trap case where the kit shows an engine's wrong rows (``caught``:
-    ``cli.caught_traps``) and every trap that exists (``traps``: ``<table>`` and ``<table> >
-    <filter id>`` of the golden tables)."""
+    case, every trap case where the kit shows an engine's wrong rows or failure (``caught``:
+    ``cli.caught_traps``), every trap that exists (``traps``: ``<table>`` and ``<table> >
+    <filter id>`` of the golden tables) and the cases of ``caught`` whose known failure is an
+    error or a refusal, no wrong rows (``refused``: ``cli.refused_traps``)."""
     rep = record["reproduce"]
     how, case, rule = rep["how"], rep.get("case"), rep.get("rule")
     if record["verdict"] != "bug":
@@ -120,6 +137,9 @@ def reproduction(record: dict[str, Any], damage_cases: dict[str, Any], vector_id
     if how in ("trap", "oplog") and rep.get("fixed"):
         assert runners is not None
         return _guarded(record, cases, caught, traps, runners)
+    if how == "trap" and rep.get("fails_earlier"):
+        assert runners is not None
+        return _fails_earlier(record, cases, caught, refused, traps, runners)
     known = {"damage": set(damage_cases), "vector": vector_ids, "trap": caught, "oplog": caught}.get(how, set())
     missing = [c for c in cases if c not in known]
     if missing:
@@ -149,7 +169,43 @@ def _guarded(record: dict[str, Any], cases: list[str], caught: AbstractSet[str],
                             f"the record says the bug is fixed ({rep['fixed']}), but a known failure lists "
                             f"{', '.join(failing)}: name that case instead")
     return Reproduction("trap", how, rep["case"], rep.get("rule"),
-                        f"fixed ({rep['fixed']}): the {'op-log' if how == 'oplog' else 'trap'} is there, and {'/'.join(engines)} must pass it")
+                        f"the version the kit runs does not have it ({rep['fixed']}): the "
+                        f"{'op-log' if how == 'oplog' else 'trap'} is there, and {'/'.join(engines)} must pass it")
+
+
+def _fails_earlier(record: dict[str, Any], cases: list[str], caught: AbstractSet[str], refused: AbstractSet[str],
+                   traps: AbstractSet[str], engines: tuple[str, ...]) -> Reproduction:
+    """A reader bug the pinned engine cannot show because it fails the trap earlier: every case
+    and engine must be listed by a known failure (of the case, or of its whole table, which
+    leaves no filter case judged), and every known failure listing it must be an error or a
+    refusal. Wrong rows there (or a failure of unknown kind), or no known failure at all,
+    contradict the record."""
+    rep = record["reproduce"]
+    missing = [c for c in cases if c not in traps]
+    if missing:
+        return Reproduction("missing", "trap", rep["case"], rep.get("rule"),
+                            f"no golden table or filter {', '.join(missing)}")
+    rows, passing = [], []
+    for c in cases:
+        table = c.split(" > ")[0]
+        for e in engines:
+            listed = [k for k in dict.fromkeys((f"{c} > {e}", f"{table} > {e}")) if k in caught]
+            if not listed:
+                passing.append(f"{c} > {e}")
+            else:
+                rows += [k for k in listed if k not in refused]
+    if rows:
+        return Reproduction("missing", "trap", rep["case"], rep.get("rule"),
+                            f"the record says the engine fails earlier ({rep['fails_earlier']}), but the known failure "
+                            f"of {', '.join(rows)} is no error or refusal (wrong rows): name that case as the reproduction")
+    if passing:
+        return Reproduction("missing", "trap", rep["case"], rep.get("rule"),
+                            f"the record says the engine fails earlier ({rep['fails_earlier']}), but no known failure "
+                            f"lists {', '.join(passing)}: the engine passes it (say fixed instead)")
+    return Reproduction("fails earlier", "trap", rep["case"], rep.get("rule"),
+                        f"the trap is there; {'/'.join(engines)} {'fails' if len(engines) == 1 else 'fail'} it earlier, "
+                        "with no wrong rows "
+                        f"({rep['fails_earlier']}): a changed failure turns the matrix red")
 
 
 def readme_table(rows: list[tuple[dict[str, Any], Reproduction]]) -> str:
@@ -166,7 +222,7 @@ def readme_table(rows: list[tuple[dict[str, Any], Reproduction]]) -> str:
             of = [rep for r, rep in sub if r["artifact"] == a]
             cells.append(f"{sum(x.reproduced for x in of)}/{len(of)}" if of else "")
         caught = sum(rep.reproduced for _r, rep in sub)
-        trap = sum(rep.status == "trap" for _r, rep in sub)
+        trap = sum(rep.status in TRAP_ONLY for _r, rep in sub)
         return (f"| {name} | {len(sub)} | " + " | ".join(cells)
                 + f" | {caught} | {trap} | {len(sub) - caught - trap} |")
 

@@ -46,6 +46,7 @@ import difflib
 import fnmatch
 import json
 import os
+import re
 import sys
 import textwrap
 import time
@@ -291,8 +292,9 @@ def _damage(args: argparse.Namespace, passthrough: list[str]) -> int:
 def caught_traps() -> set[str]:
     """Every ``<golden table> > <filter id> > <engine>`` and ``<golden table> > <engine>`` where the
     kit shows an engine's wrong rows or failure: the cases the known failures of the consumer
-    matrix, the scan suite and the golden-table readers list (each is a strict expectation: the
-    suites fail when the engine stops failing so)."""
+    matrix, the scan suite, the golden-table readers and Iceberg Java's row-lineage reads
+    (``<table> > java``) list (each is a strict expectation: the suites fail when the engine stops
+    failing so)."""
     from iceberg_conformance.suites.golden.registry import REGISTRY
     from iceberg_conformance.suites.harness import consumer_matrix, known
     from iceberg_conformance.suites.engines import registry as engines
@@ -314,6 +316,42 @@ def caught_traps() -> set[str]:
         for reader in ("reference", "pyiceberg", "duckdb"):
             out |= {f"{t} > {reader}" for t in REGISTRY
                     if entry.matches(f"test_reader_reads_golden_table: {t} > {reader}")}
+    # the row lineage Iceberg Java's generic reader (the engine "java") resolves: suites/test_producers.py
+    producers = Path(golden_filters.__file__).resolve().parent / "known-failures-producers.json"
+    for entry in known.load(producers, match=lambda e: str(e["table"]), required=("table", "reason", "link")):
+        out |= {f"{t} > java" for t in REGISTRY if entry.matches(f"{t} (row lineage)")}
+    return out
+
+
+#: how the consumer matrix records rows that differ (``suites/engines/rows.diff_rows``): a known
+#: failure holding one of these lines shows wrong rows, not an error or a refusal
+_ROW_LINES = re.compile(r"^\s*(- missing:|\+ unexpected:|row count:|columns:)")
+
+
+def shows_rows(differs: list[str]) -> bool:
+    """Whether a known failure's recorded differences show wrong rows (rather than an error or a
+    refusal only); an entry that records no differences shows nothing either way and counts as
+    showing them (it cannot prove a refusal)."""
+    return not differs or any(_ROW_LINES.match(line) for line in differs)
+
+
+def refused_traps() -> set[str]:
+    """The cases of :func:`caught_traps` the consumer matrix lists with an error or a refusal only:
+    ``<golden table> > <filter id> > <engine>`` and ``<golden table> > <engine>`` whose known
+    failure's recorded differences hold no wrong rows (no missing, unexpected or miscounted rows,
+    no other columns). The scan suite's and the readers' known failures record no differences and
+    add nothing here."""
+    from iceberg_conformance.suites.golden.registry import REGISTRY
+    from iceberg_conformance.suites.harness import consumer_matrix
+
+    out: set[str] = set()
+    for e in consumer_matrix.known_failures():
+        if e.get("test") == "filter":
+            out |= {f"{case} > {e['consumer']}" for case in e.get("digests", {})
+                    if not shows_rows(e.get("differs", {}).get(case, []))}
+        elif e.get("test", "table") == "table" and not shows_rows(e.get("differs", [])):
+            k = consumer_matrix.as_known(e)
+            out |= {f"{t} > {e['consumer']}" for t in REGISTRY if k.matches(consumer_matrix.subject(t, e["consumer"]))}
     return out
 
 
@@ -340,7 +378,8 @@ def bug_reproductions() -> list[tuple[dict[str, Any], bugs.Reproduction]]:
     traps = set(REGISTRY) | {f"{t} > {f['id']}" for t, fs in golden_filters.load().items() for f in fs}
     traps |= set(oplogs.load_all())  # the op-logs: a writer bug's "trap"
     caught = caught_traps() | caught_oplogs()
-    return [(r, bugs.reproduction(r, damage_cases, vector_ids, caught, traps)) for r in bugs.records()]
+    refused = refused_traps()
+    return [(r, bugs.reproduction(r, damage_cases, vector_ids, caught, traps, refused)) for r in bugs.records()]
 
 
 def _bugs(args: argparse.Namespace, passthrough: list[str]) -> int:
@@ -361,10 +400,12 @@ def _bugs(args: argparse.Namespace, passthrough: list[str]) -> int:
           f"{len({r['implementation'] for r in linked})} implementations), "
           f"{len(rows) - len(real)} not bugs or unclear")
     print(f"reproduced by the kit: {sum(rep.reproduced for _r, rep in real)} of {len(real)} bugs; "
-          f"{sum(rep.status == 'trap' for _r, rep in real)} more have their trap only (in an engine the kit does not "
-          "run, or fixed in the version it runs)")
+          f"{sum(rep.status in bugs.TRAP_ONLY for _r, rep in real)} more have their trap only (in an engine the kit "
+          "does not run, or one the version it runs does not have"
+          f"; {sum(rep.status == 'fails earlier' for _r, rep in real)} of them where the engine fails the trap "
+          "earlier, with no wrong rows)")
     for r, rep in rows:
-        if not args.all and rep.status in ("reproduced", "not a bug", "trap"):
+        if not args.all and rep.status in ("reproduced", "not a bug") + bugs.TRAP_ONLY:
             continue
         where = f"{rep.how} {rep.case}" + (f" -> {rep.rule}" if rep.rule else "") if rep.case else rep.how
         print(f"  {rep.status:<10} {r['id']}: {where}" + (f" ({rep.why})" if rep.why and args.all else ""))

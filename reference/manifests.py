@@ -1341,14 +1341,43 @@ def encode_entry(entry: dict[str, Any], version: int, ptype: StructType) -> dict
     return out
 
 
+#: the deprecated ``data_file`` fields a writer may still find in old manifests, with their types
+#: ("Data File Fields": 106 ``file_ordinal`` int, 107 ``sort_columns`` list<112: int>, 111
+#: ``distinct_counts`` map<123: int, 124: long>), and the field each follows in Iceberg Java's order
+_DEPRECATED_TYPES: dict[int, tuple[IcebergType, str]] = {
+    106: (IntegerType(), "block_size_in_bytes"), 107: (ListType(112, IntegerType(), True), "file_ordinal"),
+    111: (_counts(123, 124), "null_value_counts")}
+
+
+def _with_deprecated(avro_schema: AvroSchema, records: list[dict[str, Any]], entries: list[dict[str, Any]]) -> None:
+    """Add the deprecated optional fields 106, 107 and 111 to the ``data_file`` record of a
+    manifest's schema and records (values from each entry's ``data_file``, null when absent)."""
+    assert isinstance(avro_schema, dict)
+    df_schema = next(f for f in avro_schema["fields"] if f["name"] == "data_file")["type"]
+    fields = df_schema["fields"]
+    namer = _Namer()
+    for fid, (t, after) in _DEPRECATED_TYPES.items():
+        [field] = struct_fields_to_avro([NestedField(fid, DEPRECATED[fid], t, False)], namer)
+        names = [f["name"] for f in fields]
+        fields.insert(names.index(after) + 1 if after in names else len(fields), field)
+    for rec, e in zip(records, entries):
+        df = e["data_file"]
+        rec["data_file"]["file_ordinal"] = df.get("file_ordinal")
+        rec["data_file"]["sort_columns"] = df.get("sort_columns")
+        rec["data_file"]["distinct_counts"] = _encode_map(df.get("distinct_counts"), False)
+
+
 def manifest_bytes(manifest: dict[str, Any], *, codec: str = "null", sync: bytes | None = None,
-                   block_bytes: int | None = None, omit: tuple[int, ...] = ()) -> bytes:
+                   block_bytes: int | None = None, omit: tuple[int, ...] = (), deprecated: bool = False) -> bytes:
     """The bytes of a manifest from its decoded form: ``{"format_version", "metadata":
     {header keys}, "entries": [...]}``. The partition struct type comes from the header's
     schema and partition spec. Deterministic. ``block_bytes``: see
     :func:`~reference.avro.write_container`. ``omit``: ids of optional ``manifest_entry``
     fields (1, 3, 4) left out of the file's schema, allowed only where every entry's value is
-    null (a reader then reads null: the value is inherited, "Manifest Entry Fields")."""
+    null (a reader then reads null: the value is inherited, "Manifest Entry Fields").
+    ``deprecated``: the file's ``data_file`` record also has the deprecated optional fields 106,
+    107 and 111 (as manifests of early Iceberg Java have them; "Deprecated. Do not write.", a
+    warning of the checker: readers must still read such a manifest)."""
     version = int(manifest["format_version"])
     meta = dict(manifest["metadata"])
     schema = parse_type(json.loads(meta["schema"]))
@@ -1356,6 +1385,8 @@ def manifest_bytes(manifest: dict[str, Any], *, codec: str = "null", sync: bytes
     ptype = partition_type(json.loads(meta["partition-spec"]), schema)
     avro_schema = manifest_avro_schema(version, ptype)
     records = [encode_entry(e, version, ptype) for e in manifest["entries"]]
+    if deprecated:
+        _with_deprecated(avro_schema, records, manifest["entries"])
     if omit:
         names = {f.field_id: f.name for f in manifest_entry_type(version, ptype).fields if not f.required}
         if not set(omit) <= set(names):

@@ -381,7 +381,8 @@ class TableBuilder:
                  specs: list[list[dict[str, Any]]] | None = None, properties: dict[str, str] | None = None,
                  bounds: bool = False, row_group_size: int | None = None, snapshot_log: bool = True,
                  list_version_key: bool = True, list_field_names: dict[int, str] | None = None,
-                 entry_fields_omitted: tuple[int, ...] = (), list_partitions: bool = True) -> None:
+                 entry_fields_omitted: tuple[int, ...] = (), list_partitions: bool = True,
+                 deprecated_fields: bool = False) -> None:
         if version not in (2, 3):
             raise ValueError(f"TableBuilder writes format version 2 or 3, not {version}")
         self.location = os.path.abspath(location)
@@ -404,6 +405,9 @@ class TableBuilder:
         #: write the optional ``partitions`` field summaries of the manifest list (507); without,
         #: it is null ("Manifest Lists": optional)
         self.list_partitions = list_partitions
+        #: data manifests whose ``data_file`` record also has the deprecated fields 106, 107 and
+        #: 111 (null values), as manifests of early Iceberg Java have them
+        self.deprecated_fields = deprecated_fields
         self.schemas: list[dict[str, Any]] = [{"type": "struct", "schema-id": 0, "fields": list(fields)}]
         #: the highest field id of the schemas removed (:meth:`remove_unused_schemas`)
         self.assigned_column_id = 0
@@ -681,6 +685,44 @@ class TableBuilder:
                                           content_size_in_bytes=blob.length, sort_order_id=None))
         return self._commit("delete", {1: (spec_id, dvs)})
 
+    def compact(self, old_path: str) -> int:
+        """A v2 compaction of one data file: its rows copied unchanged into a new file that keeps
+        the old file's data sequence number, while its file sequence number is this commit's ("The
+        file sequence number can't be used for pruning delete files as the data within the file may
+        have an older data sequence number"). The old file's manifest is rewritten: the old file
+        DELETED, its other files EXISTING, the new file ADDED with an explicit sequence_number."""
+        if self.version != 2:
+            raise ValueError("compact writes a v2 rewrite (a v3 rewrite carries row lineage: rewrite)")
+        path = self._name("data", "parquet")
+        rows = pq.read_table(old_path).to_pylist()
+        df = self._content_file(0, path, "PARQUET", self.data_files[old_path]["partition"],
+                                self._write_parquet(path, self.schema["fields"], rows))
+        self.data_files[path] = df
+        old_manifest, entries = self._replaced(old_path)
+        entries.append({"status": 1, "snapshot_id": None, "sequence_number": self.file_info[old_path]["sequence_number"],
+                        "file_sequence_number": None, "data_file": df})
+        return self._commit("replace", {}, replace=(old_manifest, 0, entries))
+
+    def _replaced(self, old_path: str) -> tuple[str, list[dict[str, Any]]]:
+        """The manifest holding ``old_path`` and its entries for the next commit, which replaces
+        that file: ``old_path`` DELETED by that commit, its other live files EXISTING with their
+        inherited values written (and, in v3, their first_row_id)."""
+        old_manifest = next(mf["manifest_path"] for mf in self.manifests if any(
+            e["data_file"]["file_path"] == old_path for e in self.entries[mf["manifest_path"]]))
+        entries = []
+        for e in self.entries[old_manifest]:
+            if e["status"] == 2:
+                continue
+            info = self.file_info[e["data_file"]["file_path"]]
+            data_file = e["data_file"] if self.version < 3 else dict(e["data_file"], first_row_id=info["first_row_id"])
+            kept: dict[str, Any] = {"status": 0, "snapshot_id": info["snapshot_id"],
+                                    "sequence_number": info["sequence_number"],
+                                    "file_sequence_number": info["sequence_number"], "data_file": data_file}
+            if e["data_file"]["file_path"] == old_path:
+                kept.update(status=2, snapshot_id=1000 + self.sequence_number + 1)
+            entries.append(kept)
+        return old_manifest, entries
+
     def rewrite(self, old_path: str, rows: list[dict[str, Any]], lineage: list[tuple[int, int | None]]) -> int:
         """Copy-on-write of one data file: ``old_path`` is replaced by a new file holding ``rows``
         and, for each row, the ``_row_id`` it keeps and its ``_last_updated_sequence_number``
@@ -689,9 +731,6 @@ class TableBuilder:
         rewritten: the old file DELETED, its other files EXISTING, the new file ADDED."""
         if self.version < 3:
             raise ValueError("row lineage columns are a v3 feature")
-        seq = self.sequence_number + 1
-        old_manifest = next(mf for mf in self.manifests if any(
-            e["data_file"]["file_path"] == old_path for e in self.entries[mf["manifest_path"]]))
         path = self._name("data", "parquet")
         fields = self.schema["fields"] + [_f(2147483540, "_row_id", "long"),
                                           _f(2147483539, "_last_updated_sequence_number", "long")]
@@ -701,20 +740,10 @@ class TableBuilder:
             metrics[k] = {fid: n for fid, n in metrics[k].items() if int(fid) < 2147483447}
         df = self._content_file(0, path, "PARQUET", self.data_files[old_path]["partition"], metrics)
         self.data_files[path] = df
-        entries = []
-        for e in self.entries[old_manifest["manifest_path"]]:
-            if e["status"] == 2:
-                continue
-            info = self.file_info[e["data_file"]["file_path"]]
-            kept: dict[str, Any] = {"status": 0, "snapshot_id": info["snapshot_id"], "sequence_number": info["sequence_number"],
-                    "file_sequence_number": info["sequence_number"],
-                    "data_file": dict(e["data_file"], first_row_id=info["first_row_id"])}
-            if e["data_file"]["file_path"] == old_path:
-                kept.update(status=2, snapshot_id=1000 + seq)
-            entries.append(kept)
+        old_manifest, entries = self._replaced(old_path)
         entries.append({"status": 1, "snapshot_id": None, "sequence_number": None, "file_sequence_number": None,
                         "data_file": df})
-        return self._commit("overwrite", {}, replace=(old_manifest["manifest_path"], 0, entries))
+        return self._commit("overwrite", {}, replace=(old_manifest, 0, entries))
 
     def _commit(self, operation: str, added: dict[int, tuple[int, list[dict[str, Any]]]],
                 replace: tuple[str, int, list[dict[str, Any]]] | None = None) -> int:
@@ -742,7 +771,8 @@ class TableBuilder:
             mpath = os.path.join(self.meta_dir, name)
             omit = self.entry_fields_omitted if all(e["status"] == 1 for e in entries) else ()
             length = manifests.write_manifest(mpath, {"format_version": self.version, "metadata": header,
-                                                      "entries": entries}, sync=_sync(name), omit=omit)
+                                                      "entries": entries}, sync=_sync(name), omit=omit,
+                                              deprecated=self.deprecated_fields and content == 0)
             self.entries[mpath] = entries
 
             def count(status: int, what: str = "files") -> int:
@@ -785,7 +815,9 @@ class TableBuilder:
                     first = None
                     if mf["content"] == 0 and next_id is not None:
                         first, next_id = next_id, next_id + df["record_count"]
-                    self.file_info[df["file_path"]] = {"snapshot_id": sid, "sequence_number": seq,
+                    # an ADDED entry inherits the commit's sequence number unless it states one
+                    data_seq = seq if e.get("sequence_number") is None else e["sequence_number"]
+                    self.file_info[df["file_path"]] = {"snapshot_id": sid, "sequence_number": data_seq,
                                                        "first_row_id": first}
         for mf in unassigned:  # their live files, written without first_row_id, inherit in order
             next_id = mf["first_row_id"]

@@ -194,7 +194,8 @@ def _bug_trap_problems(md: dict[str, Any], features: set[str], files: list[dict[
     problems: list[str] = []
     snaps = md.get("snapshots", [])
     lists = {s["snapshot-id"]: _avro(s["manifest-list"]) for s in snaps if "manifest-list" in s} if features & {
-        "no-partition-summaries", "inherited-sequence-numbers", "empty-snapshot", "dangling-deletes"} else {}
+        "no-partition-summaries", "inherited-sequence-numbers", "empty-snapshot", "dangling-deletes",
+        "compaction", "deprecated-fields"} else {}
     if "no-partition-summaries" in features and not any(
             r.get("partitions") is None for _schema, recs in lists.values() for r in recs):
         problems.append("every manifest-list record has partition summaries")
@@ -238,11 +239,33 @@ def _bug_trap_problems(md: dict[str, Any], features: set[str], files: list[dict[
     if "month" in features and not any(pf["transform"] == "month" for sp in md.get("partition-specs", [])
                                        for pf in sp["fields"]):
         problems.append("no month partition field")
+    if "dv-beside-other-files" in features and not any(
+            dv.get("referenced_data_file") and str(dv["file_path"]).endswith(".puffin")
+            and not any(b["key"] == 2147483546 for b in dv.get("lower_bounds") or [])
+            and any(f.get("content", 0) == 0 and f["file_path"] != dv["referenced_data_file"]
+                    and f.get("partition") == dv.get("partition") for f in files)
+            for dv in files if dv.get("content") == 1):
+        problems.append("no deletion vector without file_path bounds beside another data file of its partition")
+    if "compaction" in features and not any(
+            e["status"] == 1 and e.get("sequence_number") is not None and e["sequence_number"] < r["sequence_number"]
+            for _schema, recs in lists.values() for r in recs for e in _avro(r["manifest_path"])[1]):
+        problems.append("no ADDED entry keeping a data sequence number older than its manifest's")
+    if "deprecated-fields" in features and not any(
+            {"sort_columns", "distinct_counts"} <= {f["name"] for f in next(
+                fld for fld in _avro(r["manifest_path"])[0]["fields"] if fld["name"] == "data_file")["type"]["fields"]}
+            for _schema, recs in lists.values() for r in recs):
+        problems.append("no manifest whose data_file record has the deprecated fields 107 and 111")
+    if "session-time-zone" in features:
+        types = {fld["id"]: fld["type"] for sc in md.get("schemas", []) for fld in sc["fields"]}
+        if not any(pf["transform"] in ("year", "month", "day") and types.get(pf["source-id"]) == "timestamp"
+                   for sp in md.get("partition-specs", []) for pf in sp["fields"]):
+            problems.append("no year, month or day partition field of a timestamp column")
     return problems
 
 
 BUG_TRAP_FEATURES = ("no-partition-summaries", "inherited-sequence-numbers", "empty-snapshot", "dangling-deletes",
-                     "removed-schema", "dictionary-encoding", "null-partition", "added-partition-field", "month")
+                     "removed-schema", "dictionary-encoding", "null-partition", "added-partition-field", "month",
+                     "dv-beside-other-files", "session-time-zone", "compaction", "deprecated-fields")
 
 
 def test_bug_trap_feature_checks_can_fail(golden_dir: Path) -> None:

@@ -69,3 +69,60 @@ def test_oplog_of_a_writer_the_kit_does_not_run_keeps_it_for_those_who_do() -> N
     assert got.status == "trap" and "op-log is there for those who do" in got.why
     got = bugs.reproduction(_writer_record("v2-gone", implementation="flink"), {}, set(), set(), OPLOGS)
     assert got.status == "missing"
+
+
+# --- a trap the pinned engine fails earlier, with an error or a refusal ---------------------------
+
+def _earlier(case: str = "trap_t") -> dict[str, Any]:
+    return _record(case, fails_earlier="DuckDB 1.5.5 refuses the table ('Unrecognized primitive type')")
+
+
+def test_trap_the_engine_refuses_earlier_says_so() -> None:
+    got = bugs.reproduction(_earlier(), {}, set(), {"trap_t > duckdb"}, TRAPS, {"trap_t > duckdb"})
+    assert got.status == "fails earlier" and not got.reproduced and "Unrecognized primitive type" in got.why
+    assert got.status in bugs.TRAP_ONLY
+
+
+def test_refusal_of_the_whole_table_covers_its_filter_cases() -> None:
+    got = bugs.reproduction(_earlier("trap_t > f1"), {}, set(), {"trap_t > duckdb"}, TRAPS, {"trap_t > duckdb"})
+    assert got.status == "fails earlier"
+
+
+def test_wrong_rows_where_the_record_says_the_engine_fails_earlier_contradict_it() -> None:
+    # the known failure lists the trap, but it is not an error or a refusal: the engine read rows
+    got = bugs.reproduction(_earlier(), {}, set(), {"trap_t > duckdb"}, TRAPS, set())
+    assert got.status == "missing" and "wrong rows" in got.why and "trap_t > duckdb" in got.why
+    # a filter case with wrong rows, even where the whole table is refused elsewhere
+    got = bugs.reproduction(_earlier("trap_t > f1"), {}, set(), {"trap_t > f1 > duckdb", "trap_t > duckdb"}, TRAPS,
+                            {"trap_t > duckdb"})
+    assert got.status == "missing" and "trap_t > f1 > duckdb" in got.why
+
+
+def test_engine_that_passes_where_the_record_says_it_fails_earlier_contradicts_it() -> None:
+    got = bugs.reproduction(_earlier(), {}, set(), set(), TRAPS, set())
+    assert got.status == "missing" and "passes it" in got.why
+
+
+def test_fails_earlier_without_its_trap_is_missing() -> None:
+    got = bugs.reproduction(_earlier("trap_gone"), {}, set(), {"trap_gone > duckdb"}, TRAPS, {"trap_gone > duckdb"})
+    assert got.status == "missing" and "no golden table" in got.why
+
+
+def test_fixed_bug_whose_engine_returns_wrong_rows_is_a_contradiction() -> None:
+    # the engine now returns wrong rows on the trap of a bug the record calls fixed
+    got = bugs.reproduction(_record("trap_t", fixed="PR #1, DuckDB 1.5.5 runs it"), {}, set(), {"trap_t > duckdb"},
+                            TRAPS, set())
+    assert got.status == "missing" and "trap_t > duckdb" in got.why
+
+
+def test_wrong_rows_are_told_from_errors_in_recorded_differences() -> None:
+    from iceberg_conformance.cli import shows_rows
+    from iceberg_conformance.suites.engines.rows import diff_rows
+
+    header = "snapshot 'append 1, 2':"
+    # a row the engine lost, one it made up, and the same rows all read as null
+    assert shows_rows([header] + diff_rows([{"id": 1}, {"id": 2}], [{"id": 2}]))
+    assert shows_rows([header] + diff_rows([{"id": 1}], [{"id": 1}, {"id": 7}]))
+    assert shows_rows([header] + diff_rows([{"a": 1, "b": "x"}], [{"a": None, "b": None}]))
+    assert not shows_rows(["snapshot 'append 1, 2': DaftCoreException: <file>.parquet carries no parquet field IDs"])
+    assert shows_rows([])  # nothing recorded proves no refusal

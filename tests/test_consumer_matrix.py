@@ -188,6 +188,29 @@ def test_a_consumer_without_time_travel_gets_metadata_pinned_to_each_snapshot(tm
     assert len(list((tmp_path / "work").rglob("pinned-*"))) == 2
 
 
+def test_a_golden_table_names_the_session_time_zone_it_is_read_in(tmp_path: Path) -> None:
+    """Every table is read in UTC but one that names another zone (``session_time_zone``)."""
+    doc = _tiny_table(tmp_path)
+    ws = Workspace(tmp_path / "golden", tmp_path / "work")
+    consumer = _stand_in({1: [{"id": 1}]})
+    assert "t" not in golden.REGISTRY and ws.request(consumer, doc, 1).session_time_zone == "UTC"
+    zoned = [n for n, t in golden.REGISTRY.items() if t.session_time_zone != "UTC"]
+    assert zoned == ["trap_v2_day_session_time_zone"]
+    assert golden.REGISTRY[zoned[0]].session_time_zone == "Asia/Tokyo"
+    assert ws.request(consumer, dict(doc, name=zoned[0]), 1).session_time_zone == "Asia/Tokyo"
+
+
+def test_a_session_time_zone_is_a_zone_name_not_sql() -> None:
+    from iceberg_conformance.suites.engines.registry import _zone
+
+    r = ReadRequest.__new__(ReadRequest)
+    r.session_time_zone = "Asia/Tokyo"
+    assert _zone(r) == "'Asia/Tokyo'"
+    r.session_time_zone = "UTC'; DROP TABLE t; --"
+    with pytest.raises(ValueError):
+        _zone(r)
+
+
 def test_pinned_metadata_moves_current_and_main_only() -> None:
     md = {"current-snapshot-id": 2, "current-schema-id": 1, "snapshots": [{"snapshot-id": 1, "schema-id": 0}, {"snapshot-id": 2, "schema-id": 1}],
           "refs": {"main": {"snapshot-id": 2, "type": "branch"}, "t1": {"snapshot-id": 2, "type": "tag"}}}

@@ -65,6 +65,8 @@ class ReadRequest:
     #: the directory the engine may have to run in (chdb reads files below its working directory)
     root: Path
     extra: dict[str, Any] = field(default_factory=dict)
+    #: the session time zone of engines that have one (the golden table's ``session_time_zone``)
+    session_time_zone: str = "UTC"
 
     @classmethod
     def at(cls, metadata: Path, snapshot_id: int) -> "ReadRequest":
@@ -405,6 +407,13 @@ def _duckdb() -> Any:
     return con
 
 
+def _zone(r: ReadRequest) -> str:
+    """The request's session time zone as a SQL string literal (an IANA name)."""
+    if not re.fullmatch(r"[A-Za-z0-9_+/-]+", r.session_time_zone):
+        raise ValueError(f"not a time zone name: {r.session_time_zone!r}")
+    return f"'{r.session_time_zone}'"
+
+
 def _duckdb_source(r: ReadRequest) -> str:
     path = str(r.metadata).replace("'", "''")
     return f"iceberg_scan('{path}', snapshot_from_id => {int(r.snapshot_id)})"
@@ -413,6 +422,7 @@ def _duckdb_source(r: ReadRequest) -> str:
 def read_duckdb(r: ReadRequest) -> Rows:
     """DuckDB 1.5.5: ``SELECT * FROM iceberg_scan(metadata, snapshot_from_id => id)``."""
     con = _duckdb()
+    con.execute(f"SET TimeZone = {_zone(r)}")
     try:
         return arrow_rows(con.execute(f"SELECT * FROM {_duckdb_source(r)}").to_arrow_table())
     finally:
@@ -423,6 +433,7 @@ def scan_duckdb(r: ReadRequest, filters: dict[str, Any]) -> SnapshotRead:
     """Each filter as the ``WHERE`` of ``SELECT * FROM iceberg_scan(...)``; in memory: the same
     condition over a temporary table holding the unfiltered read."""
     con = _duckdb()
+    con.execute(f"SET TimeZone = {_zone(r)}")
     source = _duckdb_source(r)
 
     def rows(sql: str) -> Rows:
@@ -455,7 +466,7 @@ def _cwd(path: Path) -> Iterator[None]:
 def _chdb_source(r: ReadRequest) -> tuple[str, str]:
     table_dir = str(r.metadata.parent.parent).replace("'", "\\'")
     settings = (f"SETTINGS iceberg_snapshot_id = {int(r.snapshot_id)}, output_format_arrow_string_as_string = 0, "
-                "session_timezone = 'UTC'")
+                f"session_timezone = {_zone(r)}")
     return f"icebergLocal('{table_dir}')", settings
 
 

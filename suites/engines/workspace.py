@@ -30,6 +30,7 @@ from iceberg_conformance.reference.metadata import read_metadata, schema_by_id
 from iceberg_conformance.suites.engines.process import ReaderUnavailable
 from iceberg_conformance.suites.engines.registry import Engine, ReadRequest
 from iceberg_conformance.suites.engines.rows import canonical, canonical_rows, diff_rows
+from iceberg_conformance.suites.golden.registry import REGISTRY
 
 #: at most this many differing rows are listed per snapshot (the digest covers all of them)
 MAX_ROWS = 12
@@ -173,8 +174,10 @@ class Workspace:
             location = str(metadata)
         else:
             location = prefix.rstrip("/") + "/" + metadata.relative_to(where).as_posix()
+        table = REGISTRY.get(str(doc.get("name")))
         return ReadRequest(metadata=metadata, location=location, snapshot_id=snapshot_id, schema=schema,
-                           table_metadata=md, root=where)
+                           table_metadata=md, root=where,
+                           session_time_zone=table.session_time_zone if table is not None else "UTC")
 
 
 # --- comparison ----------------------------------------------------------------------------

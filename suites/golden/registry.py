@@ -46,18 +46,26 @@ class GoldenTable:
     #: who writes the table: "spark" (a :class:`TableWriter`), or one of the other producers of
     #: :mod:`suites.golden.producers` ("pyiceberg", "reference"), whose generator gets that writer
     producer: str = "spark"
+    #: the session time zone the consumers that have one (chdb's ``session_timezone``, DuckDB's
+    #: ``TimeZone``) read the table in: UTC for every table but a trap of a reader that computes
+    #: partition values in the session's zone. The rows must not depend on it: a ``timestamp``
+    #: stores micros from 1970-01-01 00:00:00 ("Primitive Types"), its transforms take that value
+    #: as is, and values an engine hands back in the session's zone are compared as instants
+    session_time_zone: str = "UTC"
 
 
 REGISTRY: dict[str, GoldenTable] = {}
 
 
 def golden_table(*, name: str, description: str, format_version: int, features: tuple[str, ...] = (),
-                 producer: str = "spark") -> Callable[[Callable[[Any], None]], Callable[[Any], None]]:
+                 producer: str = "spark",
+                 session_time_zone: str = "UTC") -> Callable[[Callable[[Any], None]], Callable[[Any], None]]:
     """Register a golden-table generator."""
     def register(fn: Callable[[Any], None]) -> Callable[[Any], None]:
         if name in REGISTRY:
             raise ValueError(f"golden table {name!r} registered twice")
-        REGISTRY[name] = GoldenTable(name, description, format_version, tuple(features), fn, producer)
+        REGISTRY[name] = GoldenTable(name, description, format_version, tuple(features), fn, producer,
+                                     session_time_zone)
         return fn
     return register
 

@@ -988,3 +988,90 @@ def trap_v2_existing_expired(t: TableWriter) -> None:
     t.insert(more)
     t.expect("append 3: one merged manifest, the first file EXISTING", first + more)
     _expire(t)
+
+
+@golden_table(name="trap_v3_dv_one_of_two_files", format_version=3, producer="reference",
+              features=("v3", "deletion-vectors", "puffin", "delete", "merge-on-read", "row-lineage",
+                        "dv-beside-other-files", "trap"),
+              description="v3 trap table (reference writer): one partition (unpartitioned) holding two data files, "
+                          "A (ids 1..3) and B (ids 4..6), and one deletion vector whose referenced_data_file is A, "
+                          "deleting position 0; the deletion vector has no file_path bounds, so only "
+                          "referenced_data_file scopes it to A")
+def trap_v3_dv_one_of_two_files(w: ReferenceWriter) -> None:
+    t = w.create([_rf(1, "id", "long", True), _rf(2, "data", "string")], bounds=True)
+    first: list[Row] = [{"id": i, "data": f"a{i}"} for i in (1, 2, 3)]
+    t.append(first)
+    # "Row Lineage": each append's data file takes first_row_id = the table's next-row-id
+    # (0, then 3); rows without stored lineage inherit it and the file's sequence number
+    lineage = {r["id"]: (i, 1) for i, r in enumerate(first)}
+    w.expect("append A: ids 1..3", first, dict(lineage))
+    second: list[Row] = [{"id": i, "data": f"b{i}"} for i in (4, 5, 6)]
+    t.append(second)
+    lineage.update({r["id"]: (3 + i, 2) for i, r in enumerate(second)})
+    w.expect("append B: ids 4..6", first + second, dict(lineage))
+    file_a = next(iter(t.data_files))
+    # "Deletion Vectors": a DV applies to the one data file its referenced_data_file names;
+    # position 0 of A (rows in the order given) holds id 1
+    t.deletion_vectors({file_a: [0]})
+    del lineage[1]
+    w.expect("deletion vector of A: position 0 (id 1); B untouched", first[1:] + second, lineage)
+
+
+#: rows on both sides of 2024-01-01T15:00 UTC, which is midnight of 2024-01-02 in UTC+09:00
+SESSION_ZONE_ROWS: list[Row] = [{"id": i, "ts": ts} for i, ts in enumerate(
+    ["2023-12-31T23:30:00.000000", "2024-01-01T00:00:00.000000", "2024-01-01T14:59:59.999999",
+     "2024-01-01T15:00:00.000000", "2024-01-01T23:30:00.000000", "2024-01-02T00:00:00.000000", None], start=1)]
+
+
+@golden_table(name="trap_v2_day_session_time_zone", format_version=2, producer="reference",
+              features=("v2", "day", "session-time-zone", "trap"), session_time_zone="Asia/Tokyo",
+              description="v2 trap table (reference writer), read by the consumers that have a session time zone "
+                          "in UTC+09:00 (Asia/Tokyo): a timestamp column partitioned by day(ts), rows on 2023-12-31, "
+                          "2024-01-01 (before and after 15:00, the start of 2024-01-02 in UTC+09:00) and 2024-01-02; "
+                          "day(ts) counts days from 1970-01-01 of the stored value, whatever the session's zone")
+def trap_v2_day_session_time_zone(w: ReferenceWriter) -> None:
+    t = w.create([_rf(1, "id", "long", True), _rf(2, "ts", "timestamp")],
+                 [[{"source-id": 2, "field-id": 1000, "name": "ts_day", "transform": "day"}]], bounds=True)
+    t.append(SESSION_ZONE_ROWS)
+    w.expect("one append: the days 2023-12-31, 2024-01-01, 2024-01-02 and null", SESSION_ZONE_ROWS)
+
+
+@golden_table(name="trap_v3_compacted_before_upgrade", format_version=3, producer="reference",
+              features=("v2", "v3", "upgrade", "row-lineage", "row-lineage-columns", "compaction", "trap"),
+              description="v2 trap table (reference writer) upgraded to v3: a file appended at sequence number 1 is "
+                          "compacted (a replace commit at sequence number 2 whose new file keeps data sequence number "
+                          "1), the table is upgraded to v3 and appended to: the compacted rows' "
+                          "_last_updated_sequence_number is their file's data sequence number 1, not its file "
+                          "sequence number 2")
+def trap_v3_compacted_before_upgrade(w: ReferenceWriter) -> None:
+    t = w.create([_rf(1, "id", "long", True), _rf(2, "data", "string")], version=2, bounds=True)
+    rows: list[Row] = [{"id": i, "data": f"d{i}"} for i in (1, 2, 3)]
+    t.append(rows)
+    # "Row Lineage for Upgraded Tables": data files of snapshots from before the upgrade have a
+    # null first_row_id, so readers produce null lineage for them
+    w.expect("append 1..3 (v2, sequence number 1)", rows, {r["id"]: (None, None) for r in rows})
+    t.compact(next(iter(t.data_files)))
+    w.expect("compaction (v2, sequence number 2; the new file keeps data sequence number 1)", rows,
+             {r["id"]: (None, None) for r in rows})
+    t.upgrade()
+    more: list[Row] = [{"id": 4, "data": "d4"}]
+    t.append(more)
+    # the v3 append (sequence number 3) assigns first_row_id to its own manifest first (row id 0),
+    # then to the manifest of the compacted file (row ids 1..3); "Replace any null or missing
+    # _last_updated_sequence_number to the data file's data_sequence_number": 3 and 1
+    lineage = {4: (0, 3)} | {r["id"]: (i + 1, 1) for i, r in enumerate(rows)}
+    w.expect("append 4 (v3, after the upgrade)", rows + more, lineage)
+
+
+@golden_table(name="trap_v2_deprecated_data_file_fields", format_version=2, producer="reference",
+              features=("v2", "deprecated-fields", "trap"),
+              description="v2 trap table (reference writer): data manifests whose data_file record also has the "
+                          "deprecated optional fields 106 file_ordinal, 107 sort_columns (list) and 111 "
+                          "distinct_counts (map), null in every entry, as manifests of early Iceberg Java carry "
+                          "them; a reader's read schema lacks them and must skip them (a checker warning, not an "
+                          "error); one append")
+def trap_v2_deprecated_data_file_fields(w: ReferenceWriter) -> None:
+    t = w.create([_rf(1, "id", "long", True), _rf(2, "data", "string")], bounds=True, deprecated_fields=True)
+    rows: list[Row] = [{"id": i, "data": d} for i, d in enumerate("abc", start=1)]
+    t.append(rows)
+    w.expect("append 1..3", rows)
