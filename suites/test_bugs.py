@@ -152,9 +152,21 @@ def test_value_and_reader_bug_reproduction_exists(record: dict[str, Any], reques
     engine (the matrix, the scan suite or the golden-table readers fail when the engine stops
     failing so), or, for an implementation the kit does not run, its golden table and filter exist."""
     got = _reproductions()[record["id"]]
-    assert got.reproduced or got.status == "trap", f"{record['id']}: {got.why}"
+    assert got.reproduced or got.status in ("trap", "out of reach"), f"{record['id']}: {got.why}"
     _RESULTS[record["id"]] = {"kind": record["kind"], "artifact": record["artifact"], "caught": got.reproduced}
     _write_recall(request)
+
+
+def test_out_of_reach_records_give_evidence_and_are_never_caught() -> None:
+    """A record the kit cannot reproduce because it cannot run the implementation says why
+    (``reproduce.out_of_reach``); it is counted apart, never as caught, and an op-log it names for
+    the same class of bug on the writers the kit runs exists."""
+    out = [r for r in RECORDS if r["verdict"] == "bug" and r["reproduce"].get("out_of_reach")]
+    assert out
+    for r in out:
+        got = _reproductions()[r["id"]]
+        assert got.status == "out of reach" and not got.reproduced, f"{r['id']}: {got.status} {got.why}"
+        assert r["implementation"] not in bugs.WRITERS_OF and r["implementation"] not in bugs.ENGINES_OF, r["id"]
 
 
 @lru_cache(maxsize=1)
