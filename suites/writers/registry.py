@@ -158,7 +158,8 @@ WRITERS: dict[str, Writer] = {w.name: w for w in [
                    "set-partition-spec", "type:timestamp", "type:timestamptz", *_SCHEMA_OPS, *_ADD_FILES,
                    "upsert", versions=V12)},
            "pyiceberg_driver.py", module="pyiceberg",
-           notes="v1/v2 (v3 writes are not complete in 0.12); deletes are copy-on-write only"),
+           notes="v1/v2 (v3 writes are not complete in 0.12); deletes are copy-on-write only; add-files is "
+           "Table.add_files, upsert Table.upsert (copy-on-write)"),
     Writer("sidequery-pyiceberg", "sidequery-pyiceberg 0.12.0.post2 (PyIceberg with equality deletes)",
            ("sidequery-pyiceberg==0.12.0.post2",),
            {**_all("create", "append", "overwrite", "overwrite-filter", "delete:copy-on-write", "create-partitioned",
@@ -166,7 +167,8 @@ WRITERS: dict[str, Writer] = {w.name: w for w in [
                    versions=V12),
             "delete:equality": (2,), "upsert": (2,)},
            "pyiceberg_driver.py", module="pyiceberg.table", python_env="ICEBERG_CONFORMANCE_PYTHON_SIDEQUERY",
-           notes="its own environment: the distribution replaces the pyiceberg module"),
+           notes="its own environment: the distribution replaces the pyiceberg module; its upserts are "
+           "upsert_by_equality_delete (equality deletes, v2)"),
     Writer("daft", "Daft 0.7 write_iceberg", ("daft==0.7.26", "pyiceberg==0.12.0"),
            _all("create", "append", "overwrite", "create-partitioned", "type:timestamp", "type:timestamptz",
                 versions=V12),
