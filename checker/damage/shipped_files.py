@@ -363,6 +363,16 @@ def _current_entries(o: Overlay) -> list[tuple[dict[str, Any], int, dict[str, An
     return out
 
 
+def _merged(o: Overlay, rec: dict[str, Any], victim: int) -> list[dict[str, Any]]:
+    """The live entries of the manifest ``rec`` names, as a merge writes them into a new manifest:
+    EXISTING (:func:`_inherited`), the entry at index ``victim`` DELETED."""
+    out = []
+    for j, e in enumerate(o.manifest(str(rec["manifest_path"])).records):
+        if e.get("status") in (0, 1):
+            out.append(dict(_inherited(e, rec), status=2) if j == victim else _inherited(e, rec))
+    return out
+
+
 def _inherited(e: dict[str, Any], rec: dict[str, Any]) -> dict[str, Any]:
     """The entry written as EXISTING into a new manifest: snapshot id and sequence numbers
     explicit (inherited from the record that listed it where null)."""
@@ -779,14 +789,7 @@ def _java_append_drops_deletes(o: Overlay, rng: random.Random) -> str | None:
     o.copy_file(new_file, data_bytes)
     # the merged delete manifest: every live delete entry of the manifest kept, the victim DELETED
     dsource = o.manifest(dpath)
-    merged = []
-    for j, e in enumerate(dsource.records):
-        if e.get("status") not in (0, 1):
-            continue
-        out = _inherited(e, drec)
-        if j == di:
-            out["status"] = 2
-        merged.append(out)
+    merged = _merged(o, drec, di)
     base = os.path.dirname(dpath)
     data_path, delete_path = os.path.join(base, "append-merged-m0.avro"), os.path.join(base, "append-merged-m1.avro")
     rows = int(fe["data_file"]["record_count"])
@@ -875,14 +878,7 @@ def _java_rewrite_lost_sequence(o: Overlay, rng: random.Random) -> str | None:
     added = copy.deepcopy(ve)
     added.update({"status": 1, "snapshot_id": None, "sequence_number": None, "file_sequence_number": None})
     added["data_file"]["file_path"] = new_file
-    merged = []
-    for j, e in enumerate(o.manifest(source).records):
-        if e.get("status") not in (0, 1):
-            continue
-        out = _inherited(e, rec)
-        if j == vi:
-            out["status"] = 2
-        merged.append(out)
+    merged = _merged(o, rec, vi)
     path = os.path.join(os.path.dirname(source), "rewrite-merged-m0.avro")
     snap = _commit(o, "replace", [(path, _new_avro(o.manifest(source), path, merged + [added]), rec)], {source}, {})
     if snap is None:
