@@ -300,11 +300,12 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
     if not metadata_only and any(isinstance(x, dict) for x in doc.get("partition-statistics") or []):
         units.append(Unit("partition-stats", table, table, {}))
     if not metadata_only:
-        ids = {s.get("snapshot-id") for s in snaps}
+        ids = {s.get("snapshot-id") for s in snaps if type(s.get("snapshot-id")) is int}
         for s in snaps:
             summary = s.get("summary")
+            parent = s.get("parent-snapshot-id")
             if isinstance(summary, dict) and summary.get("operation") == "replace" and \
-                    s.get("parent-snapshot-id") in ids:
+                    type(parent) is int and parent in ids and type(s.get("snapshot-id")) is int:
                 units.append(Unit("replace-rows", table, str(s.get("manifest-list", "")),
                                   {"snapshot_id": s.get("snapshot-id"), "parent_id": s.get("parent-snapshot-id")}))
     parents = {id_key(s.get("snapshot-id")): id_key(s.get("parent-snapshot-id")) for s in snaps}
