@@ -75,6 +75,8 @@ def check_replace_rows(run: CheckRun, unit: Unit) -> list[Finding]:
         return []
     snaps = snapshots_by_id(doc)
     sid, parent_id = unit.context.get("snapshot_id"), unit.context.get("parent_id")
+    if not isinstance(sid, int) or not isinstance(parent_id, int):
+        return []
     snap, parent = snaps.get(sid), snaps.get(parent_id)
     if snap is None or parent is None:
         return []
