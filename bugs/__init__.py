@@ -93,8 +93,10 @@ class Reproduction:
     the kit does not run, or one the version it runs does not have: the golden table and filter
     that trigger it exist, and the engine passes them), ``fails earlier`` (the trap exists and the
     engine the kit runs fails it before the bug could show, with a known failure that is an error
-    or a refusal, not wrong rows), ``missing`` (it names a case the kit does not have, or the
-    known failures contradict the record), ``not yet`` (no case named) or ``not a bug`` (the
+    or a refusal, not wrong rows), ``out of reach`` (``reproduce.out_of_reach``: the bug is in an
+    implementation the kit cannot run here, with the evidence; never caught), ``missing`` (it
+    names a case the kit does not have, or the known failures contradict the record), ``not yet``
+    (no case named) or ``not a bug`` (the
     record's verdict says so; nothing to reproduce)."""
 
     status: str
@@ -124,6 +126,12 @@ def reproduction(record: dict[str, Any], damage_cases: dict[str, Any], vector_id
     how, case, rule = rep["how"], rep.get("case"), rep.get("rule")
     if record["verdict"] != "bug":
         return Reproduction("not a bug", how, case, rule, record["verdict_reason"])
+    if rep.get("out_of_reach"):
+        named = [c.strip() for c in (case or "").split(";") if c.strip()]
+        missing = [c for c in named if c not in traps]
+        if missing:
+            return Reproduction("missing", how, case, rule, f"no op-log, golden table or filter {', '.join(missing)}")
+        return Reproduction("out of reach", how, case, rule, rep["out_of_reach"])
     if not case:
         return Reproduction("not yet", how, None, rule, "no case reproduces it yet")
     cases = [c.strip() for c in case.split(";") if c.strip()]
@@ -210,11 +218,11 @@ def _fails_earlier(record: dict[str, Any], cases: list[str], caught: AbstractSet
 
 def readme_table(rows: list[tuple[dict[str, Any], Reproduction]]) -> str:
     """The README's table: bugs that shipped by implementation and artifact, and what the kit says
-    of each (``caught/bugs`` per artifact; the trap-only and not-yet counts)."""
+    of each (``caught/bugs`` per artifact; the trap-only, out-of-reach and not-yet counts)."""
     real = [(r, rep) for r, rep in rows if r["verdict"] == "bug"]
     arts = [a for a in ARTIFACTS if any(r["artifact"] == a for r, _rep in real)]
-    lines = ["| implementation | bugs | " + " | ".join(arts) + " | caught | trap only | not yet |",
-             "|---|---:|" + "---:|" * len(arts) + "---:|---:|---:|"]
+    lines = ["| implementation | bugs | " + " | ".join(arts) + " | caught | trap only | out of reach | not yet |",
+             "|---|---:|" + "---:|" * len(arts) + "---:|---:|---:|---:|"]
 
     def row(name: str, sub: list[tuple[dict[str, Any], Reproduction]]) -> str:
         cells = []
@@ -223,8 +231,9 @@ def readme_table(rows: list[tuple[dict[str, Any], Reproduction]]) -> str:
             cells.append(f"{sum(x.reproduced for x in of)}/{len(of)}" if of else "")
         caught = sum(rep.reproduced for _r, rep in sub)
         trap = sum(rep.status in TRAP_ONLY for _r, rep in sub)
+        out = sum(rep.status == "out of reach" for _r, rep in sub)
         return (f"| {name} | {len(sub)} | " + " | ".join(cells)
-                + f" | {caught} | {trap} | {len(sub) - caught - trap} |")
+                + f" | {caught} | {trap} | {out} | {len(sub) - caught - trap - out} |")
 
     for impl in sorted({r["implementation"] for r, _rep in real}):
         lines.append(row(impl, [(r, rep) for r, rep in real if r["implementation"] == impl]))

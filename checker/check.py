@@ -23,6 +23,7 @@ from iceberg_conformance.checker.units.datafile import check_content_file
 from iceberg_conformance.checker.units.deletes import check_dv_merge_unit, check_puffin
 from iceberg_conformance.checker.units.manifest import check_manifest
 from iceberg_conformance.checker.units.metadata import check_metadata
+from iceberg_conformance.checker.units.replace import check_replace_rows
 from iceberg_conformance.checker.units.snapshot import check_snapshot
 from iceberg_conformance.checker.units.statistics import check_partition_stats
 from iceberg_conformance.reference.findings import Finding
@@ -31,7 +32,7 @@ from iceberg_conformance.reference.findings import Finding
 RUNNERS: dict[str, Callable[[CheckRun, Unit], list[Finding]]] = {
     "metadata": check_metadata, "snapshot": check_snapshot,
     "data-file": check_content_file, "delete-file": check_content_file, "puffin": check_puffin,
-    "dv-merge": check_dv_merge_unit, "partition-stats": check_partition_stats,
+    "dv-merge": check_dv_merge_unit, "partition-stats": check_partition_stats, "replace-rows": check_replace_rows,
 }
 #: unit kinds that read only metadata, manifest lists and manifests
 METADATA_KINDS = frozenset({"metadata", "snapshot", "manifest"})

@@ -10,7 +10,8 @@ snapshots list a manifest, planning decodes it once.
 
 Unit kinds: ``metadata``, ``snapshot``, ``manifest``, ``data-file``, ``delete-file``, ``puffin``
 (a Puffin file holding deletion vectors, whole), ``dv-merge`` (a deletion vector against the live
-position delete files it replaces) and ``partition-stats`` (see :mod:`checker.units`).
+position delete files it replaces), ``partition-stats`` and ``replace-rows`` (a ``replace``
+snapshot against its parent's rows; full checks only) (see :mod:`checker.units`).
 """
 
 from __future__ import annotations
@@ -298,6 +299,15 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
         units.append(Unit("dv-merge", table, m["dv"]["path"], {"dv": m["dv"], "files": list(m["files"].values())}))
     if not metadata_only and any(isinstance(x, dict) for x in doc.get("partition-statistics") or []):
         units.append(Unit("partition-stats", table, table, {}))
+    if not metadata_only:
+        ids = {s.get("snapshot-id") for s in snaps if type(s.get("snapshot-id")) is int}
+        for s in snaps:
+            summary = s.get("summary")
+            parent = s.get("parent-snapshot-id")
+            if isinstance(summary, dict) and summary.get("operation") == "replace" and \
+                    type(parent) is int and parent in ids and type(s.get("snapshot-id")) is int:
+                units.append(Unit("replace-rows", table, str(s.get("manifest-list", "")),
+                                  {"snapshot_id": s.get("snapshot-id"), "parent_id": s.get("parent-snapshot-id")}))
     parents = {id_key(s.get("snapshot-id")): id_key(s.get("parent-snapshot-id")) for s in snaps}
     for k, item in files.items():
         if item.get("row_ids_by_snapshot"):

@@ -116,6 +116,9 @@ WHAT_TO_DO_RULE: dict[str, str] = {
                          "check the table's own files",
     "files.table-copied": "give --relocate OLD=NEW (the location the metadata records = where the copy is) to check "
                           "the copy's own files rather than the original's",
+    "snapshot.replace-changes-rows": "fix the writer of the rewrite (compaction) that committed the snapshot; the "
+                                     "table's rows changed: read its parent snapshot (time travel) and restore the "
+                                     "rows from it with a conforming writer",
 }
 
 

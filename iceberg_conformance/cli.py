@@ -356,13 +356,17 @@ def refused_traps() -> set[str]:
 
 
 def caught_oplogs() -> set[str]:
-    """Every ``<op-log id> > <writer>`` a known failure of the writers lists (strict: the writers
-    lane fails when the writer stops failing so)."""
+    """Every ``<op-log id> > <writer>`` a known failure of the writers lists with a problem of the
+    op-log's own judgement (wrong rows, a refused step, a broken relation: strict, the writers
+    lane fails when the writer stops failing so). An entry naming checker findings only is a table
+    rule's finding, not the op-log's: a writer bug of that kind is reproduced by a damage case."""
     from iceberg_conformance.suites.writers import judge, oplogs
 
     ids = sorted(oplogs.load_all())
     out: set[str] = set()
     for e in judge.known_failures():
+        if all(p.startswith("checker:") for p in e["problems"]):
+            continue
         globs = e["oplog"] if isinstance(e["oplog"], list) else [e["oplog"]]
         out |= {f"{o} > {e['writer']}" for o in ids if any(fnmatch.fnmatchcase(o, g) for g in globs)}
     return out
@@ -403,12 +407,14 @@ def _bugs(args: argparse.Namespace, passthrough: list[str]) -> int:
           f"{sum(rep.status in bugs.TRAP_ONLY for _r, rep in real)} more have their trap only (in an engine the kit "
           "does not run, or one the version it runs does not have"
           f"; {sum(rep.status == 'fails earlier' for _r, rep in real)} of them where the engine fails the trap "
-          "earlier, with no wrong rows)")
+          "earlier, with no wrong rows); "
+          f"{sum(rep.status == 'out of reach' for _r, rep in real)} are out of reach (implementations the kit cannot "
+          "run here)")
     for r, rep in rows:
-        if not args.all and rep.status in ("reproduced", "not a bug") + bugs.TRAP_ONLY:
+        if not args.all and rep.status in ("reproduced", "not a bug", "out of reach") + bugs.TRAP_ONLY:
             continue
         where = f"{rep.how} {rep.case}" + (f" -> {rep.rule}" if rep.rule else "") if rep.case else rep.how
-        print(f"  {rep.status:<10} {r['id']}: {where}" + (f" ({rep.why})" if rep.why and args.all else ""))
+        print(f"  {rep.status:<12} {r['id']}: {where}" + (f" ({rep.why})" if rep.why and args.all else ""))
         for link in r["links"][:1]:
             print(f"             {link}")
     return 0

@@ -154,9 +154,21 @@ def test_value_and_reader_bug_reproduction_exists(record: dict[str, Any], reques
     a trap the pinned engine fails earlier is listed by a known failure that is an error or a
     refusal, not wrong rows."""
     got = _reproductions()[record["id"]]
-    assert got.reproduced or got.status in bugs.TRAP_ONLY, f"{record['id']}: {got.why}"
+    assert got.reproduced or got.status in bugs.TRAP_ONLY + ("out of reach",), f"{record['id']}: {got.why}"
     _RESULTS[record["id"]] = {"kind": record["kind"], "artifact": record["artifact"], "caught": got.reproduced}
     _write_recall(request)
+
+
+def test_out_of_reach_records_give_evidence_and_are_never_caught() -> None:
+    """A record the kit cannot reproduce because it cannot run the implementation says why
+    (``reproduce.out_of_reach``); it is counted apart, never as caught, and an op-log it names for
+    the same class of bug on the writers the kit runs exists."""
+    out = [r for r in RECORDS if r["verdict"] == "bug" and r["reproduce"].get("out_of_reach")]
+    assert out
+    for r in out:
+        got = _reproductions()[r["id"]]
+        assert got.status == "out of reach" and not got.reproduced, f"{r['id']}: {got.status} {got.why}"
+        assert r["implementation"] not in bugs.WRITERS_OF and r["implementation"] not in bugs.ENGINES_OF, r["id"]
 
 
 @lru_cache(maxsize=1)

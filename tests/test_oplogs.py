@@ -214,3 +214,35 @@ def test_an_intermittent_problem_is_covered_when_seen_and_not_required() -> None
     assert status("checker:a", "checker:b") == judge.KNOWN
     assert status("checker:a", "checker:c") == judge.FAIL
     assert status("checker:b") == judge.FAIL  # checker:a is required: the entry is stale without it
+
+
+def test_replay_of_an_upsert_keeps_each_key_once_with_its_last_row() -> None:
+    rows = dict(oplogs.replay(LOGS["v2-upsert-same-key-twice"]))[1]
+    assert sorted((r["id"], r["v"]) for r in rows) == [(1, "b"), (2, "a"), (3, "c")]
+    moved = dict(oplogs.replay(LOGS["v2-upsert-partition-change"]))[1]
+    assert sorted((r["id"], r["p"], r["v"]) for r in moved) == [(1, "b", "y"), (2, "a", "x")]
+
+
+def test_add_files_needs_its_operation_and_list_columns_declared(tmp_path: Path) -> None:
+    doc = LOGS["v2-add-files-list-item"]
+    assert oplogs.requirements(doc) == ["type:list", "add-files"]
+    cell = _run(doc, tmp_path)
+    assert cell.status == judge.UNSUPPORTED and "add-files" in cell.message and "type:list" in cell.message
+    assert not WRITERS["pyiceberg"].missing(doc) and not WRITERS["pyiceberg"].missing(LOGS["v2-add-files-hour-partition"])
+
+
+def test_add_files_parquet_names_the_list_element_as_the_op_log_says(tmp_path: Path) -> None:
+    """The file an add-files step adds is written by pyarrow without field ids; its list's
+    element is named 'item' (pyarrow's legacy 3-level naming) when the step says so."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    from iceberg_conformance.suites.writers.drivers.pyiceberg_driver import external_parquet
+
+    doc = LOGS["v2-add-files-list-item"]
+    step, fields = doc["steps"][0], doc["schema"]["fields"]
+    legacy = pq.ParquetFile(external_parquet(str(tmp_path / "item.parquet"), step, fields))
+    assert [c.path for c in legacy.schema] == ["id", "tags.list.item"]
+    compliant = dict(step, parquet={"list-element": "element"})
+    spec = pq.ParquetFile(external_parquet(str(tmp_path / "element.parquet"), compliant, fields))
+    assert [c.path for c in spec.schema] == ["id", "tags.list.element"]
+    assert not legacy.schema_arrow.field("id").metadata  # no field id
+    assert legacy.read().to_pylist() == [{"id": 1, "tags": ["a", "b"]}, {"id": 2, "tags": []}, {"id": 3, "tags": None}]

@@ -363,6 +363,16 @@ def _current_entries(o: Overlay) -> list[tuple[dict[str, Any], int, dict[str, An
     return out
 
 
+def _merged(o: Overlay, rec: dict[str, Any], victim: int) -> list[dict[str, Any]]:
+    """The live entries of the manifest ``rec`` names, as a merge writes them into a new manifest:
+    EXISTING (:func:`_inherited`), the entry at index ``victim`` DELETED."""
+    out = []
+    for j, e in enumerate(o.manifest(str(rec["manifest_path"])).records):
+        if e.get("status") in (0, 1):
+            out.append(dict(_inherited(e, rec), status=2) if j == victim else _inherited(e, rec))
+    return out
+
+
 def _inherited(e: dict[str, Any], rec: dict[str, Any]) -> dict[str, Any]:
     """The entry written as EXISTING into a new manifest: snapshot id and sequence numbers
     explicit (inherited from the record that listed it where null)."""
@@ -779,14 +789,7 @@ def _java_append_drops_deletes(o: Overlay, rng: random.Random) -> str | None:
     o.copy_file(new_file, data_bytes)
     # the merged delete manifest: every live delete entry of the manifest kept, the victim DELETED
     dsource = o.manifest(dpath)
-    merged = []
-    for j, e in enumerate(dsource.records):
-        if e.get("status") not in (0, 1):
-            continue
-        out = _inherited(e, drec)
-        if j == di:
-            out["status"] = 2
-        merged.append(out)
+    merged = _merged(o, drec, di)
     base = os.path.dirname(dpath)
     data_path, delete_path = os.path.join(base, "append-merged-m0.avro"), os.path.join(base, "append-merged-m1.avro")
     rows = int(fe["data_file"]["record_count"])
@@ -831,6 +834,63 @@ def _spark_rewrite_manifests(o: Overlay, rng: random.Random) -> str | None:
     _resummarize(o, path)
     return (f"snapshot {snap['snapshot-id']} (replace) rewrites {os.path.basename(source)}: its {len(rewritten)} live "
             "data file(s) EXISTING with first_row_id null, inheriting from the new manifest's first_row_id")
+
+
+def _rows_equality_deletes_remove(o: Overlay) -> set[str]:
+    """The data files of the current snapshot from which a live equality delete removes rows and
+    which no position delete or deletion vector could name (the reference reader's tasks)."""
+    from iceberg_conformance.reference.scan import plan, read_task, schema_for
+
+    snap = next((s for s in o.snapshots() if s.get("snapshot-id") == o.doc.get("current-snapshot-id")), None)
+    if snap is None:
+        return set()
+    schema = schema_for(o.doc, snap)
+    out = set()
+    for task in plan(o.doc, snap):
+        if task.equality_deletes and not task.position_deletes and task.deletion_vector is None and \
+                len(read_task(o.doc, schema, task)) < int(task.data.data_file.get("record_count") or 0):
+            out.add(task.data.path)
+    return out
+
+
+@damage("snapshot.replace-changes-rows", "manifest",
+        "a rewrite commits its rewritten data file at the commit's sequence number, above the equality deletes "
+        "that removed rows of the file it replaces (those rows are live again)",
+        name="iceberg-java-3842-merge-manifests-lost-sequence-number",
+        bug="iceberg-java-3842-merge-manifests-lost-sequence-number")
+def _java_rewrite_lost_sequence(o: Overlay, rng: random.Random) -> str | None:
+    if o.version != 2:
+        return None
+    victims = _rows_equality_deletes_remove(o)
+    c = pick(rng, [(rec, i, e) for rec, i, e in _current_entries(o)
+                   if int(e["data_file"].get("content") or 0) == 0 and e["data_file"]["file_path"] in victims])
+    if c is None:
+        return None
+    rec, vi, ve = c
+    source = str(rec["manifest_path"])
+    # the rewritten file: the same rows (the rewrite read the table before the equality deletes
+    # were committed), ADDED with a null sequence number, so it inherits the commit's
+    old = str(ve["data_file"]["file_path"])
+    with open(local_path(old) or old, "rb") as fh:
+        data_bytes = fh.read()
+    new_file = os.path.join(os.path.dirname(old), "rewritten-00000" + os.path.splitext(old)[1])
+    o.copy_file(new_file, data_bytes)
+    added = copy.deepcopy(ve)
+    added.update({"status": 1, "snapshot_id": None, "sequence_number": None, "file_sequence_number": None})
+    added["data_file"]["file_path"] = new_file
+    merged = _merged(o, rec, vi)
+    path = os.path.join(os.path.dirname(source), "rewrite-merged-m0.avro")
+    snap = _commit(o, "replace", [(path, _new_avro(o.manifest(source), path, merged + [added]), rec)], {source}, {})
+    if snap is None:
+        return None
+    merged[[k for k, e in enumerate(merged) if e["status"] == 2][0]]["snapshot_id"] = snap["snapshot-id"]
+    rows = str(int(ve["data_file"]["record_count"]))
+    snap["summary"].update({"added-data-files": "1", "deleted-data-files": "1", "added-records": rows,
+                            "deleted-records": rows})
+    _resummarize(o, path)
+    return (f"snapshot {snap['snapshot-id']} (replace) rewrites {os.path.basename(old)} as "
+            f"{os.path.basename(new_file)} at sequence number {snap['sequence-number']}, above the equality deletes "
+            "that removed some of its rows")
 
 
 @damage("manifests.record-name", "manifest", "Avro root records named manifest / manifest_list",

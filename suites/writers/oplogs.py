@@ -4,7 +4,10 @@ An op-log (``vectors/oplogs/<id>.json``, schema ``oplog.schema.json``) creates a
 partition spec, format version) and runs steps: ``append``, ``overwrite`` (of the whole table,
 or of the rows a filter selects), ``delete`` and ``update`` by a row filter with the delete
 strategy named (``copy-on-write``, ``position``, ``equality``, ``deletion-vector``, or
-``merge-on-read``: the writer's choice of delete file), ``compact``, schema steps (``add-column``,
+``merge-on-read``: the writer's choice of delete file), ``compact``, ``add-files`` (a Parquet
+file the runner writes with pyarrow from the step's rows, without field ids, which the writer
+adds to the table as it is), ``upsert`` (rows that replace the rows with their key, in one
+commit), schema steps (``add-column``,
 ``rename-column``, ``drop-column``, ``promote-column``) and ``set-partition-spec``. Each data step
 says the rows the table holds after it (``expect``); :func:`replay` computes them from the
 op-log's own semantics, and a test holds the two equal.
@@ -25,7 +28,7 @@ from iceberg_conformance.suites.writers.drivers.common import apply_schema_step
 from iceberg_conformance.vectors.cases import vectors_root
 
 #: steps that write a snapshot (the others change metadata only)
-DATA_STEPS = ("append", "overwrite", "delete", "update", "compact")
+DATA_STEPS = ("append", "overwrite", "delete", "update", "compact", "add-files", "upsert")
 SCHEMA_FILE = "oplog.schema.json"
 
 
@@ -86,13 +89,14 @@ def step_key(step: dict[str, Any]) -> str:
 def requirements(oplog: dict[str, Any]) -> list[str]:
     """What a writer must declare to run the op-log: its operations, plus ``create-partitioned``
     for a table created with a partition spec, and ``type:<t>`` for column types beyond
-    long/int/string/date."""
+    long/int/string/date (``type:list`` for a list column)."""
     keys = []
     if oplog.get("partition-spec"):
         keys.append("create-partitioned")
     for f in oplog["schema"]["fields"]:
-        if f["type"] not in ("long", "int", "string", "date"):
-            keys.append(f"type:{f['type']}")
+        kind = f["type"]["type"] if isinstance(f["type"], dict) else f["type"]
+        if kind not in ("long", "int", "string", "date"):
+            keys.append(f"type:{kind}")
     for s in oplog["steps"]:
         if step_key(s) not in keys:
             keys.append(step_key(s))
@@ -126,17 +130,21 @@ def replay(oplog: dict[str, Any]) -> list[tuple[int, list[dict[str, Any]]]]:
     append adds its rows, an overwrite replaces all rows (or those its filter selects), a delete
     keeps the rows its filter does not select (whatever the strategy), an update sets columns of
     the rows it selects, a compaction changes nothing; schema steps rename or drop the column in
-    every row, add a column as null (no default), promote keeps the values."""
+    every row, add a column as null (no default), promote keeps the values; an add-files step adds
+    the rows of its file; an upsert's rows, in order, each replace the rows with its key."""
     fields = [dict(f) for f in oplog["schema"]["fields"]]
     rows: list[dict[str, Any]] = []
     out = []
     for i, step in enumerate(oplog["steps"]):
         op = step["op"]
-        if op == "append":
+        if op in ("append", "add-files"):
             rows = rows + [dict(r) for r in step["rows"]]
         elif op == "overwrite":
             kept = [r for r in rows if "where" in step and not matches(fields, step["where"], r)]
             rows = kept + [dict(r) for r in step["rows"]]
+        elif op == "upsert":
+            for new in step["rows"]:
+                rows = [r for r in rows if any(r.get(k) != new.get(k) for k in step["key"])] + [dict(new)]
         elif op == "delete":
             rows = [r for r in rows if not matches(fields, step["where"], r)]
         elif op == "update":

@@ -31,6 +31,9 @@ DRIVERS = Path(__file__).resolve().parent / "drivers"
 ALL = (1, 2, 3)
 V12, V23 = (1, 2), (2, 3)
 _SCHEMA_OPS = ("add-column", "rename-column", "drop-column", "promote-column")
+#: PyIceberg's Table.add_files (a Parquet file without field ids, mapped by name) and the list
+#: columns the op-logs of add_files use
+_ADD_FILES = ("add-files", "type:list")
 
 
 #: (python, module) -> exit code of importing it there (asked once per process)
@@ -152,16 +155,20 @@ WRITERS: dict[str, Writer] = {w.name: w for w in [
            "update, compaction, rename or promote", run_here=_run_reference),
     Writer("pyiceberg", "PyIceberg 0.12", ("pyiceberg==0.12.0", "sqlalchemy>=2"),
            {**_all("create", "append", "overwrite", "overwrite-filter", "delete:copy-on-write", "create-partitioned",
-                   "set-partition-spec", "type:timestamp", "type:timestamptz", *_SCHEMA_OPS, versions=V12)},
+                   "set-partition-spec", "type:timestamp", "type:timestamptz", *_SCHEMA_OPS, *_ADD_FILES,
+                   "upsert", versions=V12)},
            "pyiceberg_driver.py", module="pyiceberg",
-           notes="v1/v2 (v3 writes are not complete in 0.12); deletes are copy-on-write only"),
+           notes="v1/v2 (v3 writes are not complete in 0.12); deletes are copy-on-write only; add-files is "
+           "Table.add_files, upsert Table.upsert (copy-on-write)"),
     Writer("sidequery-pyiceberg", "sidequery-pyiceberg 0.12.0.post2 (PyIceberg with equality deletes)",
            ("sidequery-pyiceberg==0.12.0.post2",),
            {**_all("create", "append", "overwrite", "overwrite-filter", "delete:copy-on-write", "create-partitioned",
-                   "set-partition-spec", "type:timestamp", "type:timestamptz", *_SCHEMA_OPS, versions=V12),
-            "delete:equality": (2,)},
+                   "set-partition-spec", "type:timestamp", "type:timestamptz", *_SCHEMA_OPS, *_ADD_FILES,
+                   versions=V12),
+            "delete:equality": (2,), "upsert": (2,)},
            "pyiceberg_driver.py", module="pyiceberg.table", python_env="ICEBERG_CONFORMANCE_PYTHON_SIDEQUERY",
-           notes="its own environment: the distribution replaces the pyiceberg module"),
+           notes="its own environment: the distribution replaces the pyiceberg module; its upserts are "
+           "upsert_by_equality_delete (equality deletes, v2)"),
     Writer("daft", "Daft 0.7 write_iceberg", ("daft==0.7.26", "pyiceberg==0.12.0"),
            _all("create", "append", "overwrite", "create-partitioned", "type:timestamp", "type:timestamptz",
                 versions=V12),

@@ -1,6 +1,7 @@
 """Op-log steps through PyIceberg's table API: PyIceberg 0.12 (the kit's environment),
 sidequery-pyiceberg (its own environment: the same ``pyiceberg`` module with equality deletes,
-``upsert_by_equality_delete``) and Daft (``DataFrame.write_iceberg``: Daft's Parquet writer,
+``upsert_by_equality_delete``, which runs its upserts; PyIceberg's are ``Table.upsert``, a
+copy-on-write overwrite) and Daft (``DataFrame.write_iceberg``: Daft's Parquet writer,
 PyIceberg's commit). The catalog is PyIceberg's SQL catalog (SQLite) over ``ROOT/warehouse``.
 
 Run as ``python pyiceberg_driver.py`` (JSON on stdin, see :mod:`.common`) with ``engine`` one of
@@ -21,16 +22,20 @@ except ImportError:  # run as a script in another environment
     import common  # type: ignore[no-redef,import-not-found]
 
 
-def _type(name: str) -> Any:
+def _type(name: str | dict[str, Any]) -> Any:
     from pyiceberg import types as t
+    if isinstance(name, dict):  # a list, in its Appendix C JSON form
+        return t.ListType(name["element-id"], _type(name["element"]), element_required=name["element-required"])
     return {"boolean": t.BooleanType(), "int": t.IntegerType(), "long": t.LongType(), "float": t.FloatType(),
             "double": t.DoubleType(), "string": t.StringType(), "date": t.DateType(),
             "timestamp": t.TimestampType(), "timestamptz": t.TimestamptzType(), "binary": t.BinaryType()}[name]
 
 
-def _value(type_: str, v: Any) -> Any:
+def _value(type_: str | dict[str, Any], v: Any) -> Any:
     if v is None:
         return None
+    if isinstance(type_, dict):
+        return [_value(type_["element"], x) for x in v]
     if type_ == "date":
         return dt.date.fromisoformat(v)
     if type_ in ("timestamp", "timestamptz"):
@@ -64,6 +69,33 @@ def _arrow(tbl: Any, rows: list[dict[str, Any]], fields: list[dict[str, Any]]) -
     return pa.Table.from_pydict(cols, schema=schema)
 
 
+def _plain_arrow_type(type_: str | dict[str, Any]) -> Any:
+    """The Arrow type of an op-log column, without Iceberg field ids (as a file written outside
+    Iceberg has them)."""
+    import pyarrow as pa
+    if isinstance(type_, dict):
+        return pa.list_(pa.field("item", _plain_arrow_type(type_["element"]), nullable=not type_["element-required"]))
+    return {"boolean": pa.bool_(), "int": pa.int32(), "long": pa.int64(), "float": pa.float32(), "double": pa.float64(),
+            "string": pa.string(), "date": pa.date32(), "timestamp": pa.timestamp("us"),
+            "timestamptz": pa.timestamp("us", tz="UTC"), "binary": pa.binary()}[type_]
+
+
+def external_parquet(path: str, step: dict[str, Any], fields: list[dict[str, Any]]) -> str:
+    """The Parquet file of an ``add-files`` step: the step's rows written by pyarrow, without field
+    ids; a list's element is named ``element`` (the Parquet spec's 3-level lists) or, with
+    ``parquet.list-element`` = ``item``, ``item`` (pyarrow's legacy naming, also 3-level)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    schema = pa.schema([pa.field(f["name"], _plain_arrow_type(f["type"]), nullable=not f.get("required", False))
+                        for f in fields])
+    data = pa.Table.from_pydict({f["name"]: [_value(f["type"], r.get(f["name"])) for r in step["rows"]]
+                                 for f in fields}, schema=schema)
+    compliant = (step.get("parquet") or {}).get("list-element", "element") == "element"
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    pq.write_table(data, path, use_compliant_nested_type=compliant)
+    return path
+
+
 def run(oplog: dict[str, Any], root: str, engine: str) -> dict[str, Any]:
     from pyiceberg.catalog.sql import SqlCatalog
     from pyiceberg.partitioning import PartitionField, PartitionSpec
@@ -88,10 +120,13 @@ def run(oplog: dict[str, Any], root: str, engine: str) -> dict[str, Any]:
         return {"steps": [{"index": -1, "op": "create", "error": f"{type(e).__name__}: {e}", "metadata": None,
                            "snapshot": None}], "version": _version(engine)}
 
-    def do(_i: int, step: dict[str, Any], cols: list[dict[str, Any]]) -> None:
+    def do(i: int, step: dict[str, Any], cols: list[dict[str, Any]]) -> None:
         tbl = catalog.load_table("db.t")
         op = step["op"]
-        if op in ("append", "overwrite"):
+        if op == "add-files":
+            where = tbl.location().removeprefix("file://")
+            tbl.add_files([external_parquet(os.path.join(where, "data", f"external-step{i}.parquet"), step, cols)])
+        elif op in ("append", "overwrite"):
             data = _arrow(tbl, step["rows"], cols)
             if engine == "daft":
                 import daft
@@ -104,6 +139,11 @@ def run(oplog: dict[str, Any], root: str, engine: str) -> dict[str, Any]:
                 tbl.overwrite(data, overwrite_filter=_expr(step["where"]))
             else:
                 tbl.overwrite(data)
+        elif op == "upsert" and engine == "sidequery-pyiceberg":
+            # equality deletes of the rows' keys and the rows, in one commit
+            tbl.upsert_by_equality_delete(df=_arrow(tbl, step["rows"], cols), join_cols=step["key"])
+        elif op == "upsert":
+            tbl.upsert(_arrow(tbl, step["rows"], cols), join_cols=step["key"])
         elif op == "delete" and step["strategy"] == "equality":
             keys = tbl.scan(row_filter=_expr(step["where"]), selected_fields=("id",)).to_arrow()
             tbl.upsert_by_equality_delete(df=_arrow(tbl, [], cols), join_cols=["id"], delete_df=keys)

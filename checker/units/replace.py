@@ -1,0 +1,104 @@
+"""The ``replace-rows`` unit: a ``replace`` snapshot holds the rows of its parent.
+
+"Snapshots": ``replace`` -- Data and delete files were added and removed without changing table
+data. The unit reads the snapshot and its parent with the reference reader (Scan Planning: each
+data file with the deletes that apply to it) and compares the rows as multisets, over the columns
+both snapshots' schemas have (by field id, typed as in the replace snapshot's schema), so a
+column added or dropped between the two commits is not a change of data.
+
+It reads content files, so it runs in a full check only, and it is bounded: it is skipped (no
+finding) when either snapshot lists more than :data:`MAX_ROWS` rows or :data:`MAX_FILES` content
+files, when a file lies outside the directories the run may read or is absent, when the table was
+relocated, or when the reference cannot read a snapshot (the rules of those files report why).
+Iceberg Java's rewrite that committed rewritten files at a new sequence number, after equality
+deletes of the rows they replace, made those rows live again (apache/iceberg#3842).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from iceberg_conformance.checker.run import CheckRun
+from iceberg_conformance.checker.plan import Unit
+from iceberg_conformance.reference.findings import Finding
+from iceberg_conformance.reference.metadata import snapshots_by_id
+from iceberg_conformance.reference.types import StructType
+
+#: a snapshot with more rows or content files than this is not read (the check stays bounded)
+MAX_ROWS = 200_000
+MAX_FILES = 2_000
+CLAUSE = "Snapshots: operation (replace -- without changing table data)"
+
+
+def _tasks(run: CheckRun, doc: dict[str, Any], snap: dict[str, Any]) -> list[Any] | None:
+    """The scan tasks of a snapshot, or None when the check would read too much or a file it may
+    not read."""
+    from iceberg_conformance.reference.scan import plan
+
+    tasks = plan(doc, snap)
+    files = [t.data for t in tasks] + [d for t in tasks for d in t.position_deletes + t.equality_deletes]
+    files += [t.deletion_vector for t in tasks if t.deletion_vector is not None]
+    if len({f.path for f in files}) > MAX_FILES or sum(int(t.data.data_file.get("record_count") or 0)
+                                                       for t in tasks) > MAX_ROWS:
+        return None
+    for f in files:
+        local = run.local(f.path)
+        if local is None or not run.readable(local):
+            return None
+    return tasks
+
+
+def _rows(doc: dict[str, Any], schema: StructType, tasks: list[Any]) -> Counter[str]:
+    from iceberg_conformance.reference.scan import read_task
+    from iceberg_conformance.reference.values import value_to_json
+
+    out: Counter[str] = Counter()
+    for task in tasks:
+        for row in read_task(doc, schema, task):
+            out[json.dumps([value_to_json(f.field_type, row.get(f.field_id)) for f in schema.fields])] += 1
+    return out
+
+
+def _show(schema: StructType, rows: Counter[str], limit: int = 2) -> str:
+    names = [f.name for f in schema.fields]
+    shown = [json.dumps(dict(zip(names, json.loads(r)))) for r in list(rows)[:limit]]
+    return "; ".join(shown) + ("; ..." if len(rows) > limit else "")
+
+
+def check_replace_rows(run: CheckRun, unit: Unit) -> list[Finding]:
+    from iceberg_conformance.reference.scan import schema_for
+
+    doc = run.doc
+    if doc is None or run.local.moves:
+        return []
+    snaps = snapshots_by_id(doc)
+    sid, parent_id = unit.context.get("snapshot_id"), unit.context.get("parent_id")
+    if not isinstance(sid, int) or not isinstance(parent_id, int):
+        return []
+    snap, parent = snaps.get(sid), snaps.get(parent_id)
+    if snap is None or parent is None:
+        return []
+    try:
+        after_schema, before_schema = schema_for(doc, snap), schema_for(doc, parent)
+        before_ids = {f.field_id for f in before_schema.fields}
+        common = StructType(tuple(f for f in after_schema.fields if f.field_id in before_ids))
+        after_tasks, before_tasks = _tasks(run, doc, snap), _tasks(run, doc, parent)
+        if after_tasks is None or before_tasks is None or not common.fields:
+            return []
+        after, before = _rows(doc, common, after_tasks), _rows(doc, common, before_tasks)
+    except Exception:  # noqa: BLE001 - what the reference cannot read, the rules of those files report
+        return []
+    if after == before:
+        return []
+    gone, new = before - after, after - before
+    parts = []
+    if gone:
+        parts.append(f"{sum(gone.values())} row(s) of the parent are not in it ({_show(common, gone)})")
+    if new:
+        parts.append(f"{sum(new.values())} row(s) are not in the parent ({_show(common, new)})")
+    return [Finding("snapshot.replace-changes-rows",
+                    f"replace snapshot {sid} reads {sum(after.values())} row(s), its parent {parent_id} "
+                    f"{sum(before.values())}: " + "; ".join(parts) + " (a replace changes no table data)",
+                    CLAUSE, unit.path, f"snapshot {sid}")]

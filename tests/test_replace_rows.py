@@ -1,0 +1,71 @@
+"""A ``replace`` snapshot changes no table data (checker/units/replace.py): its rows, read with the
+reference reader, are its parent's. Iceberg Java's rewrite that committed its rewritten file at the
+commit's sequence number, above equality deletes of the rows it replaced (apache/iceberg#3842), is
+reported; the same rewrite at the replaced file's data sequence number (the fix: the rewrite's
+starting sequence number) is not, and the check is bounded and runs in full checks only."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from iceberg_conformance.checker.check import check_table
+from iceberg_conformance.checker.damage import DAMAGES
+from iceberg_conformance.checker.damage.overlay import Overlay
+from iceberg_conformance.checker.plan import plan_units
+from iceberg_conformance.checker.units import replace
+from iceberg_conformance.suites.writers import judge, oplogs
+from iceberg_conformance.suites.writers.drivers import common
+from iceberg_conformance.suites.writers.registry import WRITERS
+
+CASE = "iceberg-java-3842-merge-manifests-lost-sequence-number"
+RULE = "snapshot.replace-changes-rows"
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A v2 table the reference writer wrote with equality deletes that remove rows."""
+    root = tmp_path_factory.mktemp("eq") / "t"
+    cell = judge.run_cell(WRITERS["reference"], oplogs.load("v2-delete-equality"), str(root), known=[])
+    assert cell.status == judge.PASS, cell.message
+    path = common.latest_metadata(cell.table)
+    assert path is not None
+    return path
+
+
+def _rewrite(table: str, out: Path, keep_sequence_number: bool) -> str:
+    o = Overlay(table)
+    case = next(d for d in DAMAGES if d.name == CASE)
+    assert case.apply(o, random.Random(0)) is not None
+    if keep_sequence_number:
+        merged = o.manifest(next(p for p in o.dirty_manifests if p.endswith("rewrite-merged-m0.avro")))
+        old = next(e for e in merged.records if e["status"] == 2)
+        new = next(e for e in merged.records if e["status"] == 1)
+        new["sequence_number"] = old["sequence_number"]   # the rewrite's starting sequence number
+    return o.write(str(out))
+
+
+def _rules(metadata: str, table: str, **kw: object) -> list[str]:
+    result = check_table(metadata, allowed_roots=[str(Path(table).parent.parent)], **kw)  # type: ignore[arg-type]
+    return [f.rule for f in result.findings if f.severity == "error"]
+
+
+def test_rewrite_above_the_equality_deletes_changes_rows(table: str, tmp_path: Path) -> None:
+    assert _rules(_rewrite(table, tmp_path / "bug", False), table) == [RULE]
+
+
+def test_rewrite_at_the_replaced_files_sequence_number_keeps_rows(table: str, tmp_path: Path) -> None:
+    assert _rules(_rewrite(table, tmp_path / "fixed", True), table) == []
+
+
+def test_replace_rows_run_in_full_checks_only_and_within_the_bound(table: str, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    damaged = _rewrite(table, tmp_path / "bug", False)
+    roots = [str(Path(table).parent.parent)]
+    assert [u.kind for u in plan_units(damaged, roots)].count("replace-rows") == 1
+    assert "replace-rows" not in [u.kind for u in plan_units(damaged, roots, metadata_only=True)]
+    assert RULE not in _rules(damaged, table, metadata_only=True)
+    monkeypatch.setattr(replace, "MAX_ROWS", 1)   # more rows than the check reads: skipped, not guessed
+    assert RULE not in _rules(damaged, table)
