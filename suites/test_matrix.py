@@ -28,7 +28,7 @@ import os
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 
@@ -40,7 +40,7 @@ from iceberg_conformance.suites.engines.registry import (
 )
 from iceberg_conformance.suites.engines.rows import canonical_rows, diff_rows
 from iceberg_conformance.suites.engines.workspace import (
-    Workspace, bad_column, digest, normalize, normalize_error, problem_lines, read_table,
+    Workspace, compare_read, digest, normalize, normalize_error, problem_lines, read_table,
 )
 from iceberg_conformance.suites.golden import filters as golden_filters
 from iceberg_conformance.suites.golden import registry as golden
@@ -233,6 +233,16 @@ def test_consumer_reads_plain_paths(golden_dir: Path, workspace: Workspace, tabl
     _conclude(table, c, "plain-paths", problems, read, head)
 
 
+def _normalized(problem: dict[str, Any], places: dict[str, str], error: Callable[[str], str]) -> dict[str, Any]:
+    """A filter case's problem with its error (through ``error``) or rows normalized."""
+    p = dict(problem)
+    if "error" in p:
+        p["error"] = error(p["error"])
+    else:
+        p["rows"] = [normalize(x, places) for x in p["rows"]]
+    return p
+
+
 #: the scans of the table and consumer the last filter test read (tests are grouped by both)
 _SCANS: dict[tuple[str, str], dict[int, SnapshotRead]] = {}
 
@@ -312,12 +322,7 @@ def test_consumer_filters_golden_table(golden_dir: Path, workspace: Workspace, t
             conditions.add(case.condition)
         if verdict.problem is not None:
             cases["wrong"] += 1
-            p = dict(verdict.problem)
-            if "error" in p:
-                p["error"] = normalize_error(p["error"], places)
-            else:
-                p["rows"] = [normalize(x, places) for x in p["rows"]]
-            problems.append(p)
+            problems.append(_normalized(verdict.problem, places, lambda e: normalize_error(e, places)))
         elif verdict.outcome == JUDGED:
             cases["correct"] += 1
         else:
@@ -398,25 +403,16 @@ def test_consumer_reads_written_table(written_workspace: Workspace, table: str, 
             problems.append({"snapshot": label, "error": _written_error(scanned.base_error or "no rows", places)})
             continue
         read += 1
-        try:
-            rows = scanned.base if c.json_rows else canonical_rows(request.schema, scanned.base)
-        except Exception as e:
-            problems.append({"snapshot": label, "error": normalize_error(
-                f"values of unexpected types: {bad_column(request.schema, scanned.base)}{type(e).__name__}: {e}", places)})
-            continue
-        d = diff_rows(snap["rows"], rows)
-        if d:
-            problems.append({"snapshot": label, "rows": [normalize(x.strip(), places) for x in d]})
+        problem = compare_read(c, request.schema, scanned.base, snap["rows"], label, places)
+        if problem is not None:
+            problems.append(problem)
+            if "error" in problem:   # values without a canonical form: no rows to judge the filters with
+                continue
         for key, case in scanned.cases.items():
             v = judge_case(c, request.schema, snap["rows"], binding[key], scanned, case, f"{label} > {key}")
             cases[v.outcome] += 1
             if v.problem is not None:
-                p = dict(v.problem)
-                if "error" in p:
-                    p["error"] = _written_error(p["error"], places)
-                else:
-                    p["rows"] = [normalize(x, places) for x in p["rows"]]
-                problems.append(p)
+                problems.append(_normalized(v.problem, places, lambda e: _written_error(e, places)))
     verdict = ("checker errors on the table: " + ", ".join(doc["checker_errors"])) if doc["checker_errors"] \
         else "the checker finds no error in the table"
     head = (f"consumer: {consumer} ({c.title})\ntable:    {table} ({doc['producer']}, v{doc['format_version']}: "
