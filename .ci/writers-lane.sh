@@ -5,9 +5,11 @@
 #   1. sidequery-pyiceberg in its own venv (it replaces the pyiceberg module), repark in a
 #      Python 3.12 venv (its wheels are cp312-abi3): under $TOX_ENV_DIR, made once
 #   2. pytest suites/test_writers.py with every writer selected: a writer that cannot run fails
-#   3. with $ICEBERG_CONFORMANCE_WRITERS_READERS (consumer names, or all): the written tables as
-#      producers of the consumer matrix (suites/test_matrix.py -k written), each read by those
-#      consumers; off by default (the lane's time budget)
+#   3. the written tables as producers of the consumer matrix (suites/test_matrix.py -k written):
+#      each read by every consumer ($ICEBERG_CONFORMANCE_WRITERS_READERS: consumer names, or all,
+#      the default; "none" turns the step off) at its current snapshot and the snapshots its
+#      branches and tags name, unfiltered and under its fixed filters (eq, range, is-null, in);
+#      icebird installed as the consumers lane installs it
 #   4. report/matrix-writers.{html,json,md}
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,8 +52,11 @@ fi
 
 export ICEBERG_CONFORMANCE_WRITERS=all
 export ICEBERG_CONFORMANCE_WRITER_CELLS="$work/cells"
-readers="${ICEBERG_CONFORMANCE_WRITERS_READERS:-}"
+readers="${ICEBERG_CONFORMANCE_WRITERS_READERS:-all}"
+[ "$readers" = none ] && readers=""
 if [ -n "$readers" ]; then
+    . .ci/icebird.sh
+    icebird_modules "${TOX_ENV_DIR:-$PWD/.tox/writers}/node"
     export ICEBERG_CONFORMANCE_WRITTEN="$work/written"
     mkdir -p "$ICEBERG_CONFORMANCE_WRITTEN"
 fi
@@ -64,7 +69,10 @@ if [ -n "$readers" ]; then
     say "the written tables read by: $readers"
     ICEBERG_CONFORMANCE_CONSUMERS="$readers" ICEBERG_CONFORMANCE_MATRIX_CELLS="$work/consumer-cells" \
         python -m pytest suites/test_matrix.py -k test_consumer_reads_written_table -p no:cacheprovider -n 2 \
-        --dist loadgroup --timeout 900 --timeout-method thread -q || rc=$?
+        --dist loadgroup --timeout 900 --timeout-method thread -q --junitxml=report/writers-readers-junit.xml || rc=$?
+    say "writing report/matrix-consumers-written.{html,json,md}"
+    python -m iceberg_conformance.suites.harness.consumer_matrix --cells "$work/consumer-cells" \
+        --out report/written || rc=$?
     consumer_cells=(--consumer-cells "$work/consumer-cells")
 fi
 say "writing report/matrix-writers.{html,json,md}"

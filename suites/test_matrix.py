@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 
@@ -39,7 +40,7 @@ from iceberg_conformance.suites.engines.registry import (
 )
 from iceberg_conformance.suites.engines.rows import canonical_rows, diff_rows
 from iceberg_conformance.suites.engines.workspace import (
-    Workspace, digest, normalize, normalize_error, problem_lines, read_table,
+    Workspace, compare_read, digest, normalize, normalize_error, problem_lines, read_table,
 )
 from iceberg_conformance.suites.golden import filters as golden_filters
 from iceberg_conformance.suites.golden import registry as golden
@@ -142,23 +143,34 @@ def _record(table: str, consumer: Engine, test: str, verdict: report.Verdict, pr
            "status": verdict.status, "message": verdict.message, "snapshots_read": read,
            "problems": problems, "lines": problem_lines(problems), "digest": dig if problems else "",
            "capabilities": list(entry.get("capabilities", [])) if entry else [],
-           "known": {k: entry[k] for k in ("kind", "reason", "upstream") if k in entry} if entry else None,
+           "known": {k: entry[k] for k in ("kind", "reason", "upstream", "fault", "writer_problem") if k in entry}
+           if entry else None,
            "nodeid": report.nodeid(table, consumer.name, test, row_filter), "consumer_info": _consumer_info(consumer)}
     if test == "filter":
         rec["filter"] = row_filter
-        rec["cases"] = dict(cases or {})
+    if cases is not None:
+        rec["cases"] = dict(cases)
     Path(out).mkdir(parents=True, exist_ok=True)
     name = f"{test}--{table}--{row_filter + '--' if row_filter else ''}{consumer.name}.json"
     (Path(out) / name).write_text(json.dumps(rec, indent=1, ensure_ascii=False), encoding="utf-8")
 
 
 def _conclude(table: str, consumer: Engine, test: str, problems: list[dict[str, Any]], read: int,
-              head: str, row_filter: str = "", cases: dict[str, int] | None = None) -> None:
+              head: str, row_filter: str = "", cases: dict[str, int] | None = None,
+              writer_problems: list[str] | None = None) -> None:
     if not problems and read == 0:
         pytest.fail(f"{head}\nproblem:  no snapshot was read (the expected contents list no live snapshot)",
                     pytrace=False)
     dig = digest(problems)
-    verdict = report.judge(report.known_failures(), table, consumer.name, problems, dig, test, row_filter)
+    known = report.known_failures(report.WRITTEN_KNOWN_FILE if test == "written" else report.KNOWN_FILE)
+    verdict = report.judge(known, table, consumer.name, problems, dig, test, row_filter)
+    entry = verdict.entry or {}
+    if verdict.status != report.FAIL and entry.get("fault") == "writer" and \
+            entry.get("writer_problem") not in (writer_problems or []):
+        # the attribution holds only while the writer's cell shows the problem it names
+        verdict = report.Verdict(report.FAIL, f"attributed to the writer's {entry.get('writer_problem')}, which its "
+                                 f"cell no longer shows (its problems: {', '.join(writer_problems or []) or 'none'})",
+                                 entry)
     _record(table, consumer, test, verdict, problems, dig, read, row_filter, cases)
     if verdict.status == report.PASS:
         return
@@ -219,6 +231,16 @@ def test_consumer_reads_plain_paths(golden_dir: Path, workspace: Workspace, tabl
         problems.append({"snapshot": snap["label"], "error": normalize_error(f"{type(e).__name__}: {first}", places)})
     head = f"consumer: {consumer} ({c.title}), given the table as written\ntable:    {table} ({metadata})"
     _conclude(table, c, "plain-paths", problems, read, head)
+
+
+def _normalized(problem: dict[str, Any], places: dict[str, str], error: Callable[[str], str]) -> dict[str, Any]:
+    """A filter case's problem with its error (through ``error``) or rows normalized."""
+    p = dict(problem)
+    if "error" in p:
+        p["error"] = error(p["error"])
+    else:
+        p["rows"] = [normalize(x, places) for x in p["rows"]]
+    return p
 
 
 #: the scans of the table and consumer the last filter test read (tests are grouped by both)
@@ -300,12 +322,7 @@ def test_consumer_filters_golden_table(golden_dir: Path, workspace: Workspace, t
             conditions.add(case.condition)
         if verdict.problem is not None:
             cases["wrong"] += 1
-            p = dict(verdict.problem)
-            if "error" in p:
-                p["error"] = normalize_error(p["error"], places)
-            else:
-                p["rows"] = [normalize(x, places) for x in p["rows"]]
-            problems.append(p)
+            problems.append(_normalized(verdict.problem, places, lambda e: normalize_error(e, places)))
         elif verdict.outcome == JUDGED:
             cases["correct"] += 1
         else:
@@ -343,20 +360,62 @@ def test_capabilities_derived_from_expected_rows(golden_dir: Path) -> None:
     assert cap["tables"] == live
 
 
+def _written_error(raw: str, places: dict[str, str]) -> str:
+    """An engine's error, normalized. An error cut at its length limit before normalization
+    (``registry.error_text``) ends where the lengths of the paths before the cut put it, which
+    differ with the directory the tables were written to: it is kept up to its first file."""
+    text = normalize_error(raw, places)
+    if len(raw) < 600:
+        return text
+    first = re.search(r"<file>(\.\w+)?", text)
+    return (text[:first.end()] if first else text) + " [cut]"
+
+
+def _label(snap: dict[str, Any]) -> str:
+    return snap["label"] + "".join(f" [{r}]" for r in snap["refs"] if r != "main")
+
+
 @pytest.mark.parametrize(("table", "consumer"), _written_params())
 def test_consumer_reads_written_table(written_workspace: Workspace, table: str, consumer: str) -> None:
-    """A table a writer wrote from an op-log ($ICEBERG_CONFORMANCE_WRITTEN): every snapshot a data
-    step left is read and compared with the op-log's rows after that step. The checker's verdict
-    on the table (in the message) says whether the writer or the reader broke the spec."""
+    """A table a writer wrote from an op-log ($ICEBERG_CONFORMANCE_WRITTEN): its current snapshot
+    and those the op-log's branches and tags name (:func:`produce.read_snapshots`) are read once
+    unfiltered, compared with the op-log's rows after that step, and under the table's fixed
+    filters (:func:`produce.filters_for`: eq, range, is-null, in on its columns), each judged as
+    the golden tables' filter cases are. The checker's verdict on the table (in the message) says
+    whether the writer or the reader broke the spec."""
     c = ENGINES[consumer]
     doc = _WRITTEN[table]
-    try:
-        problems, read = read_table(c, written_workspace, doc)
-    except ReaderUnavailable as e:
-        _unavailable(consumer, e)
-        return
+    places = written_workspace.places(doc)
+    filters = {f["id"]: f["filter"] for f in doc.get("filters", [])}
+    problems: list[dict[str, Any]] = []
+    cases: Counter[str] = Counter()
+    read = 0
+    for snap in produce.read_snapshots(doc):
+        label = _label(snap)
+        try:
+            request = written_workspace.request(c, doc, snap["snapshot_id"])
+            binding = {k: f for k, f in filters.items() if expected_rows(request.schema, snap["rows"], f) is not None}
+            scanned = _scan(c, request, binding)
+        except ReaderUnavailable as e:
+            _unavailable(consumer, e)
+            return
+        if scanned.base is None:
+            problems.append({"snapshot": label, "error": _written_error(scanned.base_error or "no rows", places)})
+            continue
+        read += 1
+        problem = compare_read(c, request.schema, scanned.base, snap["rows"], label, places)
+        if problem is not None:
+            problems.append(problem)
+            if "error" in problem:   # values without a canonical form: no rows to judge the filters with
+                continue
+        for key, case in scanned.cases.items():
+            v = judge_case(c, request.schema, snap["rows"], binding[key], scanned, case, f"{label} > {key}")
+            cases[v.outcome] += 1
+            if v.problem is not None:
+                problems.append(_normalized(v.problem, places, lambda e: _written_error(e, places)))
     verdict = ("checker errors on the table: " + ", ".join(doc["checker_errors"])) if doc["checker_errors"] \
         else "the checker finds no error in the table"
     head = (f"consumer: {consumer} ({c.title})\ntable:    {table} ({doc['producer']}, v{doc['format_version']}: "
-            f"{doc['description']})\nwriter:   {verdict}")
-    _conclude(table, c, "written", problems, read, head)
+            f"{doc['description']})\nwriter:   {verdict}\nfilters:  {', '.join(filters) or '-'}")
+    _conclude(table, c, "written", problems, read, head, cases=dict(cases),
+              writer_problems=list(doc.get("writer_problems", [])))

@@ -251,6 +251,13 @@ def test_cases_without_a_translation_or_an_unfiltered_read_are_not_judged() -> N
     assert judge_case(duck, schema, [], LT, SnapshotRead(base_error="E"), _case(), "s").outcome == NOT_JUDGED
     refused = judge_case(duck, schema, [], LT, SnapshotRead(base=[]), _case(memory_error="E: no"), "s")
     assert refused.outcome == UNSUPPORTED
+    # Iceberg Java reads a timestamp column of a file written isAdjustedToUTC=true with an offset,
+    # which a timestamp (without zone) cannot hold: the table cell reports the values
+    ts = {"type": "struct", "fields": [{"id": 1, "name": "ts", "required": False, "type": "timestamp"}]}
+    zoned = [{"ts": "2024-01-01T10:00:00.000000+00:00"}]
+    is_null = {"type": "is-null", "child": _ref("ts")}
+    odd = judge_case(ENGINES["java"], ts, [], is_null, SnapshotRead(base=zoned), _case(pushed=zoned), "s")
+    assert odd.outcome == NOT_JUDGED and "cannot take" in odd.reason
 
 
 def test_a_translation_the_engine_evaluates_unlike_the_spec_is_a_problem() -> None:

@@ -142,7 +142,11 @@ def judge_case(engine: Engine, schema: dict[str, Any], truth: list[dict[str, Any
         actual = expected_rows(schema, base, expr) or []
         return _compare(expected, actual, len(truth), label)
     if engine.filters == "iceberg":
-        expected = expected_rows(schema, base, expr) or []
+        try:
+            expected = expected_rows(schema, base, expr) or []
+        except Exception as e:   # a value the spec's evaluator cannot take: what the table cell reports
+            return CaseVerdict(NOT_JUDGED, reason=f"{engine.name}'s unfiltered rows hold a value the spec's evaluator "
+                                                   f"cannot take ({type(e).__name__}: {e}); the table cell reports it")
     else:
         if case.memory is None:
             return CaseVerdict(UNSUPPORTED, reason=f"{engine.name} cannot evaluate the condition {case.condition} "

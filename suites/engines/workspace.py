@@ -263,16 +263,23 @@ def read_table(consumer: Engine, ws: Workspace, doc: dict[str, Any]) -> tuple[li
             problems.append({"snapshot": label, "error": normalize_error(f"{type(e).__name__}: {first}", places)})
             continue
         read += 1
-        try:
-            rows = raw if consumer.json_rows else canonical_rows(request.schema, raw)
-        except Exception as e:
-            problems.append({"snapshot": label, "error": normalize_error(
-                f"values of unexpected types: {bad_column(request.schema, raw) or ''}{type(e).__name__}: {e}", places)})
-            continue
-        d = diff_rows(snap["rows"], rows)
-        if d:
-            problems.append({"snapshot": label, "rows": [normalize(x.strip(), places) for x in d]})
+        problem = compare_read(consumer, request.schema, raw, snap["rows"], label, places)
+        if problem is not None:
+            problems.append(problem)
     return problems, read
+
+
+def compare_read(consumer: Engine, schema: dict[str, Any], raw: list[dict[str, Any]], expected: list[dict[str, Any]],
+                 label: str, places: dict[str, str]) -> dict[str, Any] | None:
+    """The problem of a consumer's unfiltered read of a snapshot against its expected rows
+    (values without a canonical form, or rows that differ), normalized; None when it is right."""
+    try:
+        rows = raw if consumer.json_rows else canonical_rows(schema, raw)
+    except Exception as e:
+        return {"snapshot": label, "error": normalize_error(
+            f"values of unexpected types: {bad_column(schema, raw) or ''}{type(e).__name__}: {e}", places)}
+    d = diff_rows(expected, rows)
+    return {"snapshot": label, "rows": [normalize(x.strip(), places) for x in d]} if d else None
 
 
 def bad_column(schema: dict[str, Any], rows: list[dict[str, Any]]) -> str:

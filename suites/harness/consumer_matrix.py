@@ -38,6 +38,10 @@ from iceberg_conformance.suites.harness.known import KnownFailure, first_match
 #: the engines' data: capabilities, known failures and engines not run
 HERE = Path(engines.__file__).resolve().parent
 KNOWN_FILE = HERE / "known-failures-consumers.json"
+#: known failures of consumers on the tables the writers wrote (test ``written``), each saying whose
+#: fault it is: ``fault: writer`` (the writer broke the spec: ``writer_problem`` names the problem of
+#: the writer's cell, a checker error or wrong rows) or ``fault: reader``
+WRITTEN_KNOWN_FILE = HERE / "known-failures-written.json"
 CAPABILITIES_FILE = HERE / "capabilities.json"
 NOT_RUN_FILE = HERE / "not-run.json"
 
@@ -95,17 +99,17 @@ def find_entry(known: list[dict[str, Any]], table: str, consumer: str, test: str
                row_filter: str = "") -> dict[str, Any] | None:
     """The known-failure entry for this table, consumer, test (and filter). Entries about filter
     cases list their cases (``digests``): the first entry listing this case."""
-    if test == "filter":
+    if test in ("filter", "written"):
         subj = subject(table, consumer, test, row_filter)
-        return next((e for e in known if e.get("test") == "filter" and as_known(e).matches(subj)
+        return next((e for e in known if e.get("test") == test and as_known(e).matches(subj)
                      and recorded_digest(e, table, row_filter) is not None), None)
     k = first_match((as_known(e) for e in known), subject(table, consumer, test))
     return k.entry if k is not None else None
 
 
 def case_key(table: str, row_filter: str) -> str:
-    """How an entry of filter cases names one case in its ``digests``."""
-    return f"{table} > {row_filter}"
+    """How an entry of filter cases (or of written tables: the table) names one case in its ``digests``."""
+    return f"{table} > {row_filter}" if row_filter else table
 
 
 def recorded_digest(entry: dict[str, Any], table: str, row_filter: str = "") -> list[str] | None:
@@ -116,7 +120,9 @@ def recorded_digest(entry: dict[str, Any], table: str, row_filter: str = "") -> 
     in manifests the producer writes anew each generation."""
     if "digests" in entry:
         found = entry["digests"].get(case_key(table, row_filter))
-        return [str(found)] if found is not None else None
+        if found is None:
+            return None
+        return [str(d) for d in found] if isinstance(found, list) else [str(found)]
     recorded = entry["digest"]
     return [str(d) for d in recorded] if isinstance(recorded, list) else [str(recorded)]
 
@@ -138,6 +144,8 @@ def judge(known: list[dict[str, Any]], table: str, consumer: str, problems: list
         return Verdict(FAIL, f"the known failure of {consumer} on {what} is recorded with digest {' or '.join(recorded)}, "
                              f"these problems have digest {digest}: the engine now fails differently", entry)
     status = UNSUPPORTED if entry["kind"] == "unsupported" else KNOWN
+    if entry.get("fault") == "writer":
+        return Verdict(status, f"the writer broke the spec ({entry['writer_problem']}): {entry['reason']}", entry)
     return Verdict(status, entry["reason"], entry)
 
 
@@ -180,7 +188,8 @@ def build(records: list[dict[str, Any]], caps: list[dict[str, Any]], consumers: 
     """The matrix document: per-table records, capability cells, counts."""
     table_records = [r for r in records if r.get("test", "table") == "table"]
     path_records = [r for r in records if r.get("test") == "plain-paths"]
-    producers = sorted({r["producer"] for r in records}, key=lambda p: (p != "spark", p))
+    # the written tables' writers have a section of their own (written_cells), not capability rows
+    producers = sorted({r["producer"] for r in records if r.get("test") != "written"}, key=lambda p: (p != "spark", p))
     consumer_names = [c for c in consumers if any(r["consumer"] == c for r in records)]
     for s in skipped or []:
         if s["consumer"] not in consumer_names:
@@ -231,7 +240,9 @@ def build(records: list[dict[str, Any]], caps: list[dict[str, Any]], consumers: 
                 filter_cells.append({"capability": cap["id"], "producer": producer, "consumer": consumer,
                                      "status": status, "cases": case_counts(counted),
                                      "failing": [[r["table"], r["filter"]] for r in counted if r["status"] != PASS]})
+    written = [r for r in records if r.get("test") == "written"]
     return {"consumers": {c: consumers.get(c, {}) for c in consumer_names}, "producers": producers,
+            "written_cells": written_cells(written, consumer_names),
             "tables": sorted({r["table"] for r in table_records}),
             "capabilities": [{k: cap[k] for k in ("id", "title", "group", "tables", "missing") if k in cap} for cap in caps],
             "records": sorted(records, key=lambda r: (r["table"], r["consumer"], r.get("test", "table"), r.get("filter", ""))),
@@ -241,6 +252,37 @@ def build(records: list[dict[str, Any]], caps: list[dict[str, Any]], consumers: 
                        "filter_cases": case_counts(filter_records),
                        "filter_cases_by_consumer": {c: case_counts([r for r in filter_records if r["consumer"] == c])
                                                     for c in consumer_names}}}
+
+
+def written_cells(records: list[dict[str, Any]], consumer_names: list[str]) -> list[dict[str, Any]]:
+    """The tables the writers wrote from the op-logs (``written`` records; producer
+    ``writer:<name>``), one cell per writer x consumer: the worst status of its tables, the count
+    of each status and the tables not passing."""
+    out = []
+    for producer in sorted({r["producer"] for r in records}):
+        for consumer in consumer_names:
+            rs = [r for r in records if r["producer"] == producer and r["consumer"] == consumer]
+            if not rs:
+                continue
+            status = next((s for s in PRECEDENCE if any(r["status"] == s for r in rs)), NOT_RUN)
+            writer = sum(1 for r in rs if (r.get("known") or {}).get("fault") == "writer")
+            out.append({"producer": producer, "consumer": consumer, "status": status,
+                        "counts": {s: n for s in STATUSES if (n := sum(1 for r in rs if r["status"] == s))},
+                        "writer_fault": writer,
+                        "failing": sorted(r["table"] for r in rs if r["status"] != PASS)})
+    return out
+
+
+def _written_rows(doc: dict[str, Any], consumers: list[str]) -> list[list[dict[str, Any] | None]]:
+    by = {(c["producer"], c["consumer"]): c for c in doc.get("written_cells", [])}
+    return [[by.get((p, k)) for k in consumers] for p in sorted({c["producer"] for c in doc.get("written_cells", [])})]
+
+
+def _written_text(cell: dict[str, Any] | None) -> str:
+    if cell is None:
+        return "–"
+    writer = f", writer's fault {cell['writer_fault']}" if cell.get("writer_fault") else ""
+    return f"{cell['status']} ({cell['counts'].get(PASS, 0)}/{sum(cell['counts'].values())}{writer})"
 
 
 #: what the cases of filter tests came to (suites.engines.filtering): judged and of those correct
@@ -309,6 +351,17 @@ def render_md(doc: dict[str, Any]) -> str:
                 if any(row):
                     lines.append(f"| {cap['title']} | " + " | ".join(_filter_cell_text(x) for x in row) + " |")
             lines.append("")
+    written = _written_rows(doc, consumers)
+    if written:
+        lines += ["## Tables the writers wrote from the op-logs", "",
+                  "Producer = writer (suites/test_writers.py); each table read at its current snapshot and the "
+                  "snapshots its branches and tags name, unfiltered and under its fixed filters: the worst status "
+                  "(passing/tables). A failing table's checker verdict says whether the writer broke the spec.", "",
+                  "| writer | " + " | ".join(consumers) + " |", "|---|" + "---|" * len(consumers)]
+        for row in written:
+            producer = next(c for c in row if c is not None)["producer"]
+            lines.append(f"| {producer} | " + " | ".join(_written_text(c) for c in row) + " |")
+        lines.append("")
     lines += ["## Table x consumer", "", "| table | " + " | ".join(consumers) + " |", "|---|" + "---|" * len(consumers)]
     rec = {(r["table"], r["consumer"]): r for r in doc["records"] if r.get("test", "table") == "table"}
     for t in doc["tables"]:
@@ -415,6 +468,19 @@ def render_html(doc: dict[str, Any]) -> str:
 
     out += _capability_rows(doc, consumers, producers, table_cell, lambda cap: True)
     out += _filter_heatmap_html(doc, consumers, producers)
+    written = _written_rows(doc, consumers)
+    if written:
+        out.append("<h2>Tables the writers wrote from the op-logs</h2><p>Producer = writer; the worst status of "
+                   "its tables (passing/tables); hover for the tables not passing.</p><table class='hm'><tr>"
+                   "<th class='cap'>writer</th>" + "".join(f"<th>{html.escape(k)}</th>" for k in consumers) + "</tr>")
+        for row in written:
+            producer = next(c for c in row if c is not None)["producer"]
+            tds = [_td(c["status"], f"{producer} / {k}: {_written_text(c)}"
+                       + (f"\nnot passing: {', '.join(c['failing'])}" if c["failing"] else ""),
+                       anchor(c["failing"][0], k, "written") if c["failing"] else "") if c else _td("", "")
+                   for c, k in zip(row, consumers)]
+            out.append(f"<tr><td class='lbl'>{html.escape(producer)}</td>{''.join(tds)}</tr>")
+        out.append("</table>")
     out.append("<h2>Table x consumer</h2><table class='hm'><tr><th class='cap'>table (producer)</th>"
                + "".join(f"<th>{html.escape(k)}</th>" for k in consumers) + "</tr>")
     producer_of = {r["table"]: r["producer"] for r in doc["records"]}

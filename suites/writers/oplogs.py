@@ -28,7 +28,7 @@ from iceberg_conformance.suites.writers.drivers.common import apply_schema_step
 from iceberg_conformance.vectors.cases import vectors_root
 
 #: steps that write a snapshot (the others change metadata only)
-DATA_STEPS = ("append", "overwrite", "delete", "update", "compact", "add-files", "upsert")
+DATA_STEPS = ("append", "overwrite", "delete", "update", "compact", "add-files", "upsert", "merge")
 SCHEMA_FILE = "oplog.schema.json"
 
 
@@ -81,8 +81,10 @@ def step_key(step: dict[str, Any]) -> str:
     op = step["op"]
     if op == "overwrite":
         return "overwrite-filter" if "where" in step else "overwrite"
-    if op in ("delete", "update"):
+    if op in ("delete", "update", "merge"):
         return f"{op}:{step['strategy']}"
+    if op == "append" and "branch" in step:
+        return "append-to-branch"
     return str(op)
 
 
@@ -129,15 +131,27 @@ def replay(oplog: dict[str, Any]) -> list[tuple[int, list[dict[str, Any]]]]:
     """(step index, rows after it) for every data step, from the op-log's semantics alone: an
     append adds its rows, an overwrite replaces all rows (or those its filter selects), a delete
     keeps the rows its filter does not select (whatever the strategy), an update sets columns of
-    the rows it selects, a compaction changes nothing; schema steps rename or drop the column in
-    every row, add a column as null (no default), promote keeps the values; an add-files step adds
-    the rows of its file; an upsert's rows, in order, each replace the rows with its key."""
+    the rows it selects, a merge replaces each row whose ``on`` columns equal a given row's by it and
+    adds the given rows that match none, a compaction changes nothing; ``create-branch`` starts a
+    branch with main's rows, and an append to a branch adds to the branch's rows only (its step's
+    rows are the branch's); schema steps rename or drop the column in every row, add a column as
+    null (no default), promote keeps the values; an add-files step adds the rows of its file; an
+    upsert's rows, in order, each replace the rows with its key."""
     fields = [dict(f) for f in oplog["schema"]["fields"]]
     rows: list[dict[str, Any]] = []
+    branches: dict[str, list[dict[str, Any]]] = {}
     out = []
     for i, step in enumerate(oplog["steps"]):
         op = step["op"]
-        if op in ("append", "add-files"):
+        if op == "append" and "branch" in step:
+            branches[step["branch"]] = branches[step["branch"]] + [dict(r) for r in step["rows"]]
+            out.append((i, canonical_rows(fields, branches[step["branch"]])))
+            continue
+        if op == "create-branch":
+            branches[step["name"]] = [dict(r) for r in rows]
+        elif op == "merge":
+            rows = _merge(rows, step["rows"], step["on"])
+        elif op in ("append", "add-files"):
             rows = rows + [dict(r) for r in step["rows"]]
         elif op == "overwrite":
             kept = [r for r in rows if "where" in step and not matches(fields, step["where"], r)]
@@ -159,6 +173,16 @@ def replay(oplog: dict[str, Any]) -> list[tuple[int, list[dict[str, Any]]]]:
         if op in DATA_STEPS:
             out.append((i, canonical_rows(fields, rows)))
     return out
+
+
+def _merge(rows: list[dict[str, Any]], given: list[dict[str, Any]], on: list[str]) -> list[dict[str, Any]]:
+    """An upsert: each row whose ``on`` columns equal a given row's becomes that row (every
+    column), the given rows that match no row are added."""
+    def key(r: dict[str, Any]) -> tuple[Any, ...]:
+        return tuple(r.get(c) for c in on)
+    by_key = {key(r): dict(r) for r in given}
+    matched = {key(r) for r in rows if key(r) in by_key}
+    return [by_key[key(r)] if key(r) in by_key else r for r in rows] + [dict(r) for r in given if key(r) not in matched]
 
 
 def fields_after(oplog: dict[str, Any], index: int) -> list[dict[str, Any]]:

@@ -34,6 +34,8 @@ _SCHEMA_OPS = ("add-column", "rename-column", "drop-column", "promote-column")
 #: PyIceberg's Table.add_files (a Parquet file without field ids, mapped by name) and the list
 #: columns the op-logs of add_files use
 _ADD_FILES = ("add-files", "type:list")
+#: branches and tags, and appends to a branch
+_REF_OPS = ("create-branch", "create-tag", "append-to-branch")
 
 
 #: (python, module) -> exit code of importing it there (asked once per process)
@@ -152,11 +154,11 @@ WRITERS: dict[str, Writer] = {w.name: w for w in [
                    "delete:equality", "type:timestamp", "type:timestamptz", versions=V23),
             "delete:position": (2,), "delete:deletion-vector": (3,), "delete:merge-on-read": V23},
            "in-process", notes="v2/v3 only (v1 tables come from write_table, a fixed table); no overwrite, "
-           "update, compaction, rename or promote", run_here=_run_reference),
+           "update, compaction, rename or promote, branches, tags or merge", run_here=_run_reference),
     Writer("pyiceberg", "PyIceberg 0.12", ("pyiceberg==0.12.0", "sqlalchemy>=2"),
            {**_all("create", "append", "overwrite", "overwrite-filter", "delete:copy-on-write", "create-partitioned",
                    "set-partition-spec", "type:timestamp", "type:timestamptz", *_SCHEMA_OPS, *_ADD_FILES,
-                   "upsert", versions=V12)},
+                   *_REF_OPS, "upsert", "merge:copy-on-write", versions=V12)},
            "pyiceberg_driver.py", module="pyiceberg",
            notes="v1/v2 (v3 writes are not complete in 0.12); deletes are copy-on-write only; add-files is "
            "Table.add_files, upsert Table.upsert (copy-on-write)"),
@@ -164,7 +166,7 @@ WRITERS: dict[str, Writer] = {w.name: w for w in [
            ("sidequery-pyiceberg==0.12.0.post2",),
            {**_all("create", "append", "overwrite", "overwrite-filter", "delete:copy-on-write", "create-partitioned",
                    "set-partition-spec", "type:timestamp", "type:timestamptz", *_SCHEMA_OPS, *_ADD_FILES,
-                   versions=V12),
+                   *_REF_OPS, "merge:copy-on-write", versions=V12),
             "delete:equality": (2,), "upsert": (2,)},
            "pyiceberg_driver.py", module="pyiceberg.table", python_env="ICEBERG_CONFORMANCE_PYTHON_SIDEQUERY",
            notes="its own environment: the distribution replaces the pyiceberg module; its upserts are "
@@ -176,7 +178,7 @@ WRITERS: dict[str, Writer] = {w.name: w for w in [
     Writer("spark", "Apache Spark 3.5 with Iceberg Java 1.10.2 (SQL)", ("pyspark==3.5.9", "snowpark-connect-deps-iceberg==1.0.2"),
            {**_all("create", "append", "overwrite", "overwrite-filter", "delete:copy-on-write", "update:copy-on-write",
                    "compact", "create-partitioned", "set-partition-spec", "delete:merge-on-read",
-                   "type:timestamp", "type:timestamptz", *_SCHEMA_OPS),
+                   "type:timestamp", "type:timestamptz", *_SCHEMA_OPS, *_REF_OPS, "merge:copy-on-write"),
             "delete:position": (2,), "update:position": (2,), "delete:deletion-vector": (3,),
             "update:deletion-vector": (3,), "compact": (1, 2, 3)},
            "in-process", module="pyspark", notes="merge-on-read writes position deletes in v2, deletion vectors in v3; "

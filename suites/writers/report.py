@@ -43,8 +43,9 @@ def readers(consumer_cells: Path | None) -> dict[str, Any]:
     for p in sorted(consumer_cells.glob("written--*.json")) if consumer_cells and consumer_cells.is_dir() else []:
         r = json.loads(p.read_text(encoding="utf-8"))
         writer = str(r["producer"]).removeprefix("writer:")
-        cell = out.setdefault(writer, {}).setdefault(r["consumer"], {"counts": {}, "failing": []})
+        cell = out.setdefault(writer, {}).setdefault(r["consumer"], {"counts": {}, "failing": [], "writer_fault": 0})
         cell["counts"][r["status"]] = cell["counts"].get(r["status"], 0) + 1
+        cell["writer_fault"] += (r.get("known") or {}).get("fault") == "writer"
         if r["status"] != "PASS":
             cell["failing"].append({"table": r["table"], "status": r["status"], "lines": r.get("lines", [])[:6]})
     return out
@@ -86,11 +87,13 @@ def markdown(m: dict[str, Any]) -> str:
         consumers = sorted({c for per in m["readers"].values() for c in per})
         lines += ["", "## Who reads what the writers wrote", "",
                   "Tables written from the op-logs, read by each consumer (suites/test_matrix.py, written tests): "
-                  "PASS/total; a failing table's checker findings say whether the writer or the reader broke the spec.",
+                  "PASS/total, and how many of the others are the writer's fault (known-failures-written.json: the "
+                  "writer's cell shows the problem behind the failure; the rest are the reader's).",
                   "", "| writer | " + " | ".join(consumers) + " |", "|---|" + "---|" * len(consumers)]
         for w, per in sorted(m["readers"].items()):
             lines.append(f"| {w} | " + " | ".join(
-                f"{per[c]['counts'].get('PASS', 0)}/{sum(per[c]['counts'].values())}" if c in per else ""
+                f"{per[c]['counts'].get('PASS', 0)}/{sum(per[c]['counts'].values())}"
+                + (f" ({per[c]['writer_fault']} writer's)" if per[c]["writer_fault"] else "") if c in per else ""
                 for c in consumers) + " |")
     lines += ["", "## Failures and known failures", ""]
     for r in m["writers"]:

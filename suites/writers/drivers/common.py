@@ -115,15 +115,16 @@ def find_table(root: str) -> str | None:
     return None
 
 
-def current_state(root: str) -> dict[str, Any]:
-    """The metadata file and current snapshot id of the table under ``root``."""
+def current_state(root: str, branch: str | None = None) -> dict[str, Any]:
+    """The metadata file and current snapshot id of the table under ``root`` (of ``branch``'s
+    head when one is named)."""
     table = find_table(root)
     path = latest_metadata(table) if table else None
     if path is None:
         return {"metadata": None, "snapshot": None}
     with open(path, encoding="utf-8") as f:
         doc = json.load(f)
-    sid = doc.get("current-snapshot-id")
+    sid = (doc.get("refs") or {}).get(branch, {}).get("snapshot-id") if branch else doc.get("current-snapshot-id")
     return {"metadata": path, "snapshot": None if sid in (None, -1) else sid}
 
 
@@ -138,10 +139,10 @@ def run_steps(oplog: dict[str, Any], root: str, do: Callable[[int, Step, list[di
         except Exception as e:  # the writer failed this step: a result, not a crash of the driver
             detail = " ".join(str(e).split())[:800]
             out.append({"index": i, "op": step["op"], "error": f"{type(e).__name__}: {detail}",
-                        "trace": traceback.format_exc(limit=3)[-1500:], **current_state(root)})
+                        "trace": traceback.format_exc(limit=3)[-1500:], **current_state(root, step.get("branch"))})
             break
         fields = apply_schema_step(fields, step)
-        out.append({"index": i, "op": step["op"], "error": None, **current_state(root)})
+        out.append({"index": i, "op": step["op"], "error": None, **current_state(root, step.get("branch"))})
     return out
 
 

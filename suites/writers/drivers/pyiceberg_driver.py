@@ -134,7 +134,7 @@ def run(oplog: dict[str, Any], root: str, engine: str) -> dict[str, Any]:
                     raise NotImplementedError("daft's write_iceberg overwrites the whole table")
                 daft.from_arrow(data).write_iceberg(tbl, mode="append" if op == "append" else "overwrite")
             elif op == "append":
-                tbl.append(data)
+                tbl.append(data, branch=step.get("branch", "main"))
             elif "where" in step:
                 tbl.overwrite(data, overwrite_filter=_expr(step["where"]))
             else:
@@ -149,6 +149,17 @@ def run(oplog: dict[str, Any], root: str, engine: str) -> dict[str, Any]:
             tbl.upsert_by_equality_delete(df=_arrow(tbl, [], cols), join_cols=["id"], delete_df=keys)
         elif op == "delete":
             tbl.delete(_expr(step["where"]))
+        elif op == "merge":     # copy-on-write: PyIceberg's upsert (overwrite of the matched rows, append of the rest)
+            tbl.upsert(_arrow(tbl, step["rows"], cols), join_cols=list(step["on"]))
+        elif op in ("create-branch", "create-tag"):
+            current = tbl.current_snapshot()
+            if current is None:
+                raise ValueError(f"{op} before any snapshot")
+            with tbl.manage_snapshots() as m:
+                if op == "create-branch":
+                    m.create_branch(current.snapshot_id, step["name"])
+                else:
+                    m.create_tag(current.snapshot_id, step["name"])
         elif op in ("add-column", "rename-column", "drop-column", "promote-column"):
             with tbl.update_schema() as u:
                 if op == "add-column":

@@ -5,7 +5,9 @@ Each step is one statement on a Hadoop catalog over ``ROOT/warehouse``: ``CREATE
 iceberg`` with the format version as a table property, ``INSERT INTO``/``INSERT OVERWRITE``,
 ``DELETE``/``UPDATE`` after ``write.delete.mode``/``write.update.mode`` is set to the step's
 strategy (copy-on-write, or merge-on-read: position deletes in v2, deletion vectors in v3),
-``CALL system.rewrite_data_files`` and ``ALTER TABLE`` for schema and partition evolution. A
+``CALL system.rewrite_data_files``, ``ALTER TABLE`` for schema and partition evolution and for
+branches and tags (``ALTER TABLE .. CREATE BRANCH|TAG``; a write to a branch is an ``INSERT INTO
+t.branch_<name>``), ``MERGE INTO`` for an upsert. A
 filtered overwrite is Spark's DataFrame ``writeTo(...).overwrite(condition)``."""
 
 from __future__ import annotations
@@ -49,7 +51,17 @@ def statements(oplog: dict[str, Any], step: dict[str, Any], fields: list[dict[st
     op = step["op"]
     types = common.columns_of(fields)
     if op == "append":
-        return [f"INSERT INTO {table} VALUES {_values(step['rows'], fields)}"]
+        target = f"{table}.branch_{step['branch']}" if "branch" in step else table
+        return [f"INSERT INTO {target} VALUES {_values(step['rows'], fields)}"]
+    if op in ("create-branch", "create-tag"):
+        return [f"ALTER TABLE {table} CREATE {op.split('-')[1].upper()} {step['name']}"]
+    if op == "merge":
+        on = " AND ".join(f"t.{c} = s.{c}" for c in step["on"])
+        names = ", ".join(f["name"] for f in fields)
+        out = [f"ALTER TABLE {table} SET TBLPROPERTIES ('write.merge.mode'='{MODES[step['strategy']]}')"] \
+            if engine == "spark" else []
+        return out + [f"MERGE INTO {table} t USING (SELECT * FROM VALUES {_values(step['rows'], fields)} AS v({names})) s "
+                      f"ON {on} WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *"]
     if op == "overwrite" and "where" not in step:
         return [f"INSERT OVERWRITE {table} VALUES {_values(step['rows'], fields)}"]
     if op in ("delete", "update"):
