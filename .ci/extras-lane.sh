@@ -123,7 +123,7 @@ one() {
     fi
     installed=$(( $(date +%s) - started ))
     if (cd "$dir" && check "$extra") >> "$dir/log" 2>&1; then
-        echo "ok (install ${installed}s, run $(( $(date +%s) - started - installed ))s): $(tail -n 1 "$dir/log")" > "$dir/verdict"
+        echo "ok (install ${installed}s, run $(( $(date +%s) - started - installed ))s): $(grep -E ' passed|^Success|^check ' "$dir/log" | tail -n 1)" > "$dir/verdict"
     else
         echo "FAILED: its check failed (install ${installed}s)" > "$dir/verdict"
     fi
@@ -133,6 +133,7 @@ one() {
 # two extras at a time (most of a check is starting an engine or collecting the suites)
 for extra in none $extras; do
     while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n || true; done
+    say "extra '$extra': install and run"
     one "$extra" &
 done
 wait
