@@ -178,12 +178,16 @@ def render_html(rep: dict[str, Any]) -> str:
     e = html.escape
 
     def bar(n: int, d: int) -> str:
-        share = n / d if d else 1.0
+        if not d:   # a section without MUST statements: nothing to fill (as in the Markdown: "–")
+            return ""
         return (f'<svg width="120" height="10" role="img" aria-label="{pct(n, d)}%"><rect width="120" height="10" '
-                f'fill="#eee"/><rect width="{120 * share:.1f}" height="10" fill="#3a9d3a"/></svg>')
+                f'fill="#eee"/><rect width="{120 * n / d:.1f}" height="10" fill="#3a9d3a"/></svg>')
+
+    def must(t: dict[str, Any]) -> str:
+        return f"{t['must']['checked']}/{t['must']['all']}" if t["must"]["all"] else "–"
     rows = "".join(
         f"<tr><td>{e(name)}</td><td>{t['statements']}</td><td>{t['checked']}</td>"
-        f"<td>{t['must']['checked']}/{t['must']['all']}</td><td>{bar(t['must']['checked'], t['must']['all'])}</td></tr>"
+        f"<td>{must(t)}</td><td>{bar(t['must']['checked'], t['must']['all'])}</td></tr>"
         for name, t in rep["areas"].items())
     unchecked = "".join(
         f"<li><b>{e(r['id'])}</b> [{e(r['level'])}; {e(r['reason'])}] {e(r['quote'])}"

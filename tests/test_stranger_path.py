@@ -82,3 +82,14 @@ def test_directory_with_tests_is_left_to_pytest(tmp_path: Path) -> None:
     result = pytest_in(tmp_path, "--target", "reference", "-q")
     assert result.returncode == 0, result.stdout[-3000:]
     assert "1 passed" in result.stdout and "running the kit's suites" not in result.stdout
+
+
+def test_without_pytest_xdist_the_suites_marks_are_known(tmp_path: Path) -> None:
+    """The suites group tests for ``-n`` (``pytest.mark.xdist_group``); an install without the dev
+    extra has no pytest-xdist, and its runs must not warn that the mark is unknown (or, under
+    ``--strict-markers``, fail)."""
+    (tmp_path / "test_grouped.py").write_text("import pytest\n\n\n@pytest.mark.xdist_group('g')\n"
+                                              "def test_grouped():\n    pass\n")
+    result = pytest_in(tmp_path, "-p", "no:xdist", "--strict-markers", "-W", "error::pytest.PytestUnknownMarkWarning",
+                       "test_grouped.py")
+    assert result.returncode == 0 and "1 passed" in result.stdout, (result.stdout + result.stderr)[-3000:]

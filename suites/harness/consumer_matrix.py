@@ -413,12 +413,12 @@ def _filter_cell_text(cell: dict[str, Any] | None) -> str:
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:24px;color:#222;max-width:1400px}
 h1{font-size:22px}h2{font-size:18px;margin-top:28px}
-table.hm{border-collapse:collapse;font-size:12px}
+.scroll{overflow-x:auto;max-width:100%}table.hm{border-collapse:collapse;font-size:12px}
 table.hm th{font-weight:600;padding:3px 6px;text-align:center;white-space:nowrap}
 table.hm th.cap{text-align:left}
 table.hm th.sub{font-weight:400;color:#777;padding:0;font-size:10px}
 table.hm td{width:22px;height:20px;text-align:center;border:2px solid #fff;color:#fff;font-weight:700}
-table.hm td.lbl{width:auto;text-align:left;color:#222;font-weight:400;padding-right:10px;white-space:nowrap}
+table.hm td.lbl{width:auto;min-width:14em;max-width:24em;text-align:left;color:#222;font-weight:400;padding-right:10px}
 table.hm td a{color:inherit;text-decoration:none;display:block}
 tr.grp td{background:#f4f4f4;color:#555;font-weight:600;text-align:left;padding:4px}
 .legend span{display:inline-block;padding:2px 8px;margin-right:6px;color:#fff;border-radius:3px;font-size:12px}
@@ -471,7 +471,7 @@ def render_html(doc: dict[str, Any]) -> str:
     written = _written_rows(doc, consumers)
     if written:
         out.append("<h2>Tables the writers wrote from the op-logs</h2><p>Producer = writer; the worst status of "
-                   "its tables (passing/tables); hover for the tables not passing.</p><table class='hm'><tr>"
+                   "its tables (passing/tables); hover for the tables not passing.</p><div class='scroll'><table class='hm'><tr>"
                    "<th class='cap'>writer</th>" + "".join(f"<th>{html.escape(k)}</th>" for k in consumers) + "</tr>")
         for row in written:
             producer = next(c for c in row if c is not None)["producer"]
@@ -480,8 +480,8 @@ def render_html(doc: dict[str, Any]) -> str:
                        anchor(c["failing"][0], k, "written") if c["failing"] else "") if c else _td("", "")
                    for c, k in zip(row, consumers)]
             out.append(f"<tr><td class='lbl'>{html.escape(producer)}</td>{''.join(tds)}</tr>")
-        out.append("</table>")
-    out.append("<h2>Table x consumer</h2><table class='hm'><tr><th class='cap'>table (producer)</th>"
+        out.append("</table></div>")
+    out.append("<h2>Table x consumer</h2><div class='scroll'><table class='hm'><tr><th class='cap'>table (producer)</th>"
                + "".join(f"<th>{html.escape(k)}</th>" for k in consumers) + "</tr>")
     producer_of = {r["table"]: r["producer"] for r in doc["records"]}
     for t in doc["tables"]:
@@ -494,7 +494,7 @@ def render_html(doc: dict[str, Any]) -> str:
             title = f"{t} read by {k}: {r['status']}" + (f"\n{r['known']['reason']}" if r.get("known") else "")
             row.append(_td(r["status"], title, anchor(t, k) if r["status"] != PASS else ""))
         out.append("<tr>" + "".join(row) + "</tr>")
-    out.append("</table>")
+    out.append("</table></div>")
     out.append("<h2>Not passing: the test and the rows that differ</h2>")
     for r in doc["records"]:
         if r["status"] == PASS:
@@ -538,11 +538,11 @@ def _filter_heatmap_html(doc: dict[str, Any], consumers: list[str], producers: l
            f"with its own semantics against its own unfiltered read: {fc['judged']} cases judged, "
            f"{fc['wrong']} wrong, {fc['unsupported']} unsupported, {fc['not-judged']} not judged "
            "(the snapshot cannot be read at all). A square shows the number of wrong cases (✓ when none).</p>",
-           "<table class='summary'><tr><th>consumer</th>" + "".join(f"<th>{k}</th>" for k in CASE_KINDS) + "</tr>"]
+           "<div class='scroll'><table class='summary'><tr><th>consumer</th>" + "".join(f"<th>{k}</th>" for k in CASE_KINDS) + "</tr>"]
     for k in consumers:
         by_kind = doc["counts"]["filter_cases_by_consumer"].get(k, {})
         out.append(f"<tr><td>{html.escape(k)}</td>" + "".join(f"<td>{by_kind.get(x, 0)}</td>" for x in CASE_KINDS) + "</tr>")
-    out.append("</table>")
+    out.append("</table></div>")
     def filter_cell(cap: dict[str, Any], k: str, p: str) -> str:
         cell = cells.get((cap["id"], p, k))
         if cell is None:
@@ -562,7 +562,7 @@ def _filter_heatmap_html(doc: dict[str, Any], consumers: list[str], producers: l
 def _capability_rows(doc: dict[str, Any], consumers: list[str], producers: list[str],
                      cell: Callable[[dict[str, Any], str, str], str], shown: Callable[[dict[str, Any]], bool]) -> list[str]:
     """A capability x consumer heat-map, a square per producer under each consumer."""
-    out = ["<table class='hm'><tr><th class='cap'>capability</th>"
+    out = ["<div class='scroll'><table class='hm'><tr><th class='cap'>capability</th>"
            + "".join(f"<th colspan='{len(producers)}' title='{html.escape(str(doc['consumers'].get(k, {}).get('title', k)))}'>"
                      f"{html.escape(k)}</th>" for k in consumers) + "</tr>",
            "<tr><th></th>" + "".join(f"<th class='sub' title='{html.escape(p)}'>{html.escape(p[:1].upper())}</th>"
@@ -578,7 +578,7 @@ def _capability_rows(doc: dict[str, Any], consumers: list[str], producers: list[
         row = [f"<td class='lbl' title='{html.escape(', '.join(cap['tables']) or cap.get('missing', ''))}'>{label}</td>"]
         row += [cell(cap, k, p) for k in consumers for p in producers]
         out.append("<tr>" + "".join(row) + "</tr>")
-    out.append("</table>")
+    out.append("</table></div>")
     return out
 
 

@@ -122,6 +122,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "level(name): normative level (must, should) of a test without vectors")
     config.addinivalue_line("markers", "spark: needs Spark with the Iceberg runtime (the Spark lane)")
     config.addinivalue_line("markers", "slow: takes more than a few seconds")
+    if not config.pluginmanager.hasplugin("xdist"):   # the suites group tests for -n; without pytest-xdist
+        config.addinivalue_line("markers", "xdist_group(name): run in one xdist worker (pytest-xdist)")
     out = config.getoption("conformance_report")
     if out and not hasattr(config, "workerinput"):
         # an earlier run's matrix must not stand for this one if it ends before writing its own

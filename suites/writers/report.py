@@ -121,10 +121,10 @@ def page(m: dict[str, Any]) -> str:
             tds.append(f"<td style='background:{COLORS.get(cell['status'], '#fff')}' title='{tip}'>{label}</td>")
         body.append(f"<tr><th title='{html.escape(r['notes'], quote=True)}'>{html.escape(r['writer'])}</th>{''.join(tds)}</tr>")
     totals = ", ".join(f"{html.escape(k)} {v}" for k, v in sorted(m["totals"].items()))
-    return ("<!doctype html><meta charset='utf-8'><title>Writer matrix</title><style>body{font-family:sans-serif}"
+    return ("<!doctype html><meta charset='utf-8'><title>Writer matrix</title><style>body{font-family:sans-serif}.scroll{overflow-x:auto;max-width:100%}"
             "td,th{border:1px solid #ccc;padding:4px;font-size:12px}td a{color:#fff}td{color:#fff}</style>"
             f"<h1>Writer matrix</h1><p>{totals}. Each cell links to its evidence.</p>"
-            f"<table><tr><th>writer</th>{head}</tr>{''.join(body)}</table>")
+            f"<div class='scroll'><table><tr><th>writer</th>{head}</tr>{''.join(body)}</table></div>")
 
 
 def write(cells_dir: Path, out: Path, consumer_cells: Path | None = None) -> dict[str, Any]:
