@@ -50,14 +50,23 @@ class Locator:
     def __init__(self, moves: list[tuple[str, str]] | list[list[str]] | None = None) -> None:
         #: (old, new) as given
         self.moves: list[tuple[str, str]] = [(str(o), str(n)) for o, n in (moves or [])]
-        self._moves = [(v.rstrip("/"), new.rstrip("/")) for old, new in self.moves for v in _variants(old)]
+        #: (index of the move, old prefix in one of its spellings, new prefix)
+        self._moves = [(i, v.rstrip("/"), new.rstrip("/")) for i, (old, new) in enumerate(self.moves)
+                       for v in _variants(old)]
 
     def moved(self, uri: str) -> str:
-        """``uri`` with the first matching moved prefix replaced."""
-        for old, new in self._moves:
-            if uri == old or uri.startswith(old + "/"):
-                return new + uri[len(old):]
-        return uri
+        """``uri`` with matching moved prefixes replaced, each move at most once, in a chain: a
+        move whose NEW is another's OLD goes on through it (``--relocate /copy=s3://b/t`` of a
+        table read from ``s3://b/t``, which a store's own move maps to its local spool)."""
+        used: set[int] = set()
+        while True:
+            hit = next(((i, old, new) for i, old, new in self._moves
+                        if i not in used and (uri == old or uri.startswith(old + "/"))), None)
+            if hit is None:
+                return uri
+            i, old, new = hit
+            used.add(i)
+            uri = new + uri[len(old):]
 
     def __call__(self, uri: str) -> str | None:
         return local_path(self.moved(uri)) if self._moves else local_path(uri)

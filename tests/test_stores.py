@@ -183,6 +183,12 @@ def test_relocate_arguments(table: str) -> None:
     assert loc("file:///old/t/data/a.parquet") == "/new/t/data/a.parquet"
     assert loc("/old/t") == "/new/t"
     assert loc("/old/tables/a") == "/old/tables/a"   # whole segments only
+    # moves chain, each at most once: the user's move of a copy to a store, then the store's own
+    # move to where it is read (and two moves that undo each other do not loop)
+    chained = Locator([("s3://b/t", "/spool/t"), ("/copy/t", "s3://b/t")])
+    assert chained("file:///copy/t/data/a.parquet") == "/spool/t/data/a.parquet"
+    assert chained("s3://b/t/metadata/v1.metadata.json") == "/spool/t/metadata/v1.metadata.json"
+    assert Locator([("/a", "/b"), ("/b", "/a")]).moved("/a/x") == "/a/x"
 
 
 # --- object stores -----------------------------------------------------------------------------------
@@ -259,6 +265,24 @@ def test_s3_table_gives_the_local_copys_findings(s3_endpoint: str, tmp_path: Pat
     run = subprocess.run([sys.executable, "-m", "iceberg_conformance.cli", "check", "s3://warehouse/db/nothing",
                           "--s3-endpoint", s3_endpoint], capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 2 and "no Iceberg table at s3://warehouse/db/nothing" in run.stderr
+
+
+def test_a_copy_uploaded_to_a_store_is_checked_with_relocate(s3_endpoint: str, table: str, tmp_path: Path) -> None:
+    """A local table uploaded as it is to a bucket (its metadata still records the local paths):
+    without --relocate the check reads the original's files and says so (a copy: exit 3); with
+    --relocate LOCAL=URI the copy's own files are read from the store, as the finding says to."""
+    import pyarrow.fs as pafs
+
+    _bucket(s3_endpoint, "uploads")
+    fs = pafs.S3FileSystem(endpoint_override=s3_endpoint.split("://")[1], scheme="http", access_key="testing",
+                           secret_key="testing", region="us-east-1")
+    pafs.copy_files(table, "uploads/events", source_filesystem=pafs.LocalFileSystem(), destination_filesystem=fs)
+    uri = "s3://uploads/events"
+    args = [sys.executable, "-m", "iceberg_conformance.cli", "check", uri, "--s3-endpoint", s3_endpoint]
+    before = subprocess.run(args, capture_output=True, text=True, cwd=tmp_path)
+    assert before.returncode == 3 and "files.table-copied" in before.stdout, before.stdout + before.stderr
+    after = subprocess.run(args + ["--relocate", f"{table}={uri}"], capture_output=True, text=True, cwd=tmp_path)
+    assert after.returncode == 0 and "files.table-" not in after.stdout, after.stdout + after.stderr
 
 
 # --- the same through pytest --table ------------------------------------------------------------------
