@@ -80,7 +80,8 @@ class CheckRun:
 
     ``roots``: the directories files may be read under (``None``: the table's own, see
     :func:`~checker.find.table_roots`; ``[]``: no confinement). ``columnar``: whether the
-    columnar screen of manifests runs (``None``: :func:`columnar_enabled`)."""
+    columnar screen of manifests runs (``None``: :func:`columnar_enabled`, small manifests read
+    record by record; ``True``: every manifest screened)."""
 
     def __init__(self, table: str, roots: list[str] | None = None, *, allowed: list[str] | None = None,
                  columnar: bool | None = None, relocate: list[tuple[str, str]] | list[list[str]] | None = None) -> None:
@@ -99,6 +100,8 @@ class CheckRun:
         self.version: int = v if v in (1, 2, 3) else 1
         self.roots = Roots(table_roots(self.table, self.doc, allowed, self.local) if roots is None else roots)
         self.columnar = columnar_enabled() if columnar is None else columnar
+        #: screen every manifest, small ones too (the screen was asked for by name)
+        self.screen_all = columnar is True
         self.screen = ScreenCounts()
         #: manifest path -> the live digest its manifest unit computed (see :mod:`checker.plan`)
         self.digests: dict[str, Any] = {}

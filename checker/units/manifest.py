@@ -55,7 +55,7 @@ def check_manifest(run: CheckRun, unit: Unit) -> tuple[list[Finding], LiveDigest
                                 schema_by_id(doc), last_column_id if isinstance(last_column_id, int) else None)
                 for rec in records]
     screened: Screened | None = None
-    if run.columnar and run.size(local) >= SCREEN_MIN_BYTES:
+    if run.columnar and (run.screen_all or run.size(local) >= SCREEN_MIN_BYTES):
         got = screen(local, run.version, contexts)
         if isinstance(got, Screened):
             run.screen.certified += 1
