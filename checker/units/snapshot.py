@@ -99,7 +99,7 @@ def check_snapshot(run: CheckRun, unit: Unit) -> list[Finding]:
     # a content key live once in all the table's manifests together cannot be live twice here:
     # only the others are followed (all of them when a digest is not the run's or a manifest is
     # listed twice)
-    shared = run.repeated_keys()
+    shared: dict[int, list[tuple[str, int]]] | None = run.repeated_keys()
     paths = {local for local, _r, _p in facts}
     if len(paths) != len(mfs) or not paths <= run.digests.keys():
         shared = None
