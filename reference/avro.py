@@ -33,7 +33,7 @@ import zlib
 from collections import OrderedDict
 from decimal import Context, Decimal
 from functools import lru_cache, singledispatch
-from typing import Any, BinaryIO, Iterable, Iterator
+from typing import Any, BinaryIO, Callable, Iterable, Iterator
 
 import fastavro
 
@@ -844,44 +844,56 @@ class SharedBlocks:
             got = self._schemas[text] = fastavro.parse_schema(json.loads(text), _write_hint=False)
         return got
 
-    def decode(self, text: bytes, count: int, body: bytes) -> list[Any]:
-        """The ``count`` records of one block's decompressed ``body``; raises ValueError when the
-        records do not end where the block does (read it with :func:`iter_container` instead)."""
-        schema = self.parsed(text)
-        out: list[Any] = []
-        stream = io.BytesIO(body)
-        pos, size = 0, len(body)
-        while len(out) < count:
-            tail = self._tails.get((text, size - pos, count - len(out)))
-            if tail is not None and tail[0] == body[pos:]:
-                self._tails.move_to_end((text, size - pos, count - len(out)))
-                out.extend(tail[1])
-                pos = size
-                break
-            out.append(fastavro.schemaless_reader(stream, schema, None))
-            pos = stream.tell()
-            if pos > size:
-                raise ValueError("a record runs past its block")
-        if pos != size:
-            raise ValueError("the block's records end before its data")
-        self._tails[(text, size, count)] = (body, out)
+    def decode(self, text: bytes, count: int, body: bytes, whole: Callable[[], list[Any]]) -> tuple[list[Any], bool]:
+        """The ``count`` records of one block's decompressed ``body``, and whether it ended with
+        a block kept here (then only the records before that tail were decoded). A block that
+        ends with none is decoded whole by ``whole()``. Raises ValueError when the records do
+        not end where the block does (read it with :func:`iter_container` instead)."""
+        size = len(body)
+        for key, (t_body, t_records) in reversed(self._tails.items()):
+            t_text, t_size, t_count = key
+            if t_text != text or t_size > size or t_count > count or not body.endswith(t_body):
+                continue
+            stream = io.BytesIO(body)
+            schema = self.parsed(text)
+            out = [fastavro.schemaless_reader(stream, schema, None) for _ in range(count - t_count)]
+            if stream.tell() != size - t_size:
+                continue  # the records in front do not end where the tail begins
+            self._tails.move_to_end(key)
+            out.extend(t_records)
+            self._keep(text, count, body, out)
+            return out, True
+        out = whole()
+        if len(out) != count:
+            raise ValueError("the block holds another number of records than it declares")
+        self._keep(text, count, body, out)
+        return out, False
+
+    def _keep(self, text: bytes, count: int, body: bytes, records: list[Any]) -> None:
+        self._tails[(text, len(body), count)] = (body, records)
         if len(self._tails) > self.keep:
             self._tails.popitem(last=False)
-        return out
 
 
-def read_container_shared(path: str, shared: SharedBlocks) -> tuple[AvroSchema, dict[str, str], list[Any]]:
-    """:func:`read_container` with the blocks decoded through ``shared`` (see :class:`SharedBlocks`).
-    Raises ``SpecViolation`` for the header and the blocks as :func:`iter_container` does, and
-    ValueError (or fastavro's errors) for records that do not decode: the caller then reads the
-    file with :func:`read_container`, which says where."""
+def read_container_shared(path: str, shared: SharedBlocks) -> tuple[AvroSchema, dict[str, str], list[Any], bool]:
+    """:func:`read_container` with the blocks decoded through ``shared`` (see :class:`SharedBlocks`),
+    and whether every block ended with one read before. Raises ``SpecViolation`` for the header
+    and the blocks as :func:`iter_container` does, and ValueError (or fastavro's errors) for
+    records that do not decode: the caller then reads the file with :func:`read_container`,
+    which says where."""
     f, writer_schema, meta, head, blocks = _open_rebuilt(path)
     with f:
         text = _read_header(head)[0]["avro.schema"]
         records: list[Any] = []
+        every = True
         for count, body in blocks.bodies():
-            records.extend(shared.decode(text, count, body))
-    return writer_schema, meta, records
+            def whole(count: int = count, body: bytes = body) -> list[Any]:
+                block = _zigzag(count) + _zigzag(len(body)) + body + blocks.sync
+                return [r for b in fastavro.block_reader(io.BytesIO(head + block)) for r in b]
+            got, tail = shared.decode(text, count, body, whole)
+            every = every and tail
+            records.extend(got)
+    return writer_schema, meta, records, every
 
 
 def _rebuilt_schema(text: bytes | None, drop: tuple[str, ...], inline: bool) -> tuple[AvroSchema, bytes]:

@@ -1245,11 +1245,12 @@ def read_manifest_list(path: str, format_version: int | None = None, memo: dict[
         try:
             if blocks is None:
                 raise ValueError("no shared blocks")
-            writer_schema, meta, records = read_container_shared(path, blocks)
+            writer_schema, meta, records, shared = read_container_shared(path, blocks)
         except SpecViolation:
             raise
         except Exception:  # noqa: BLE001 - records that do not decode: read again to say where
             writer_schema, meta, records = read_container(path)
+            shared = False
     except SpecViolation as e:
         found = Finding.from_violation(e, path)
         if found.rule == "avro.unreadable":  # the manifest list's own sentence, not the manifest's
@@ -1308,7 +1309,8 @@ def read_manifest_list(path: str, format_version: int | None = None, memo: dict[
                 known = memo.get(seen_as)
                 if known is None:
                     known = memo[seen_as] = decode_manifest_file(r, version, ids, summary_ids)
-                memo[(context, id(r))] = (r, known)
+                if shared:  # a later list may repeat this very record object (the memo keeps it)
+                    memo[(context, id(r))] = (r, known)
                 entries.append(known)
                 continue
             entries.append(decode_manifest_file(r, version, ids, summary_ids))
