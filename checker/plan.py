@@ -171,6 +171,33 @@ def live_entries(run: CheckRun, snap: dict[str, Any], seen: dict[tuple[str, int]
         yield from ((mf, e, i) for _mf, e, i in got)
 
 
+def _live_groups(run: CheckRun, seen: dict[tuple[str, int], tuple[dict[str, Any], Live]],
+                 listed: list[dict[str, Any]]) -> list[tuple[tuple[str, int], Live, bool]]:
+    """:func:`live_entries` of a snapshot's records ``listed``, per record: (its key in ``seen``,
+    its manifest's live entries, whether they were decoded here for the first time)."""
+    out = []
+    for mf in listed:
+        local, readable, _in_place = run.listed(mf)
+        if local is None or not readable:
+            continue
+        key = (local, id(mf))
+        kept = seen.get(key)
+        if kept is None:
+            entries, _ = run.manifest(local)
+            got = [(mf, e, i) for i, e in enumerate(inherit(entries, mf, run.version)) if e.get("status") in (0, 1)]
+            seen[key] = (mf, got)
+            out.append((key, got, True))
+        else:
+            out.append((key, kept[1], False))
+    return out
+
+
+def _live_data_file(mf: dict[str, Any], e: dict[str, Any], partition: str) -> tuple[int, Any, Any, int]:
+    df = e["data_file"]
+    return (int(df.get("record_count") or 0), mf.get("partition_spec_id", 0), partition,
+            int(e.get("sequence_number") or 0))
+
+
 def appending_snapshots(doc: dict[str, Any]) -> set[int]:
     """Ids of the snapshots whose summary says operation ``append``."""
     out = set()
@@ -210,7 +237,8 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
         return units
     listed_snaps = doc.get("snapshots")
     snaps = [s for s in listed_snaps if isinstance(s, dict)] if isinstance(listed_snaps, list) else []
-    # manifest path -> distinct record (canonical JSON) -> {record, where: [(list, index, snapshot)]}
+    # manifest path -> distinct record (canonical JSON) -> {record, where: [(list, index, snapshot)] first
+    # listed, listed: how many times}
     manifests: dict[str, dict[str, dict[str, Any]]] = {}
     # content key -> {"records": canonical -> context, "snapshots": [...]}
     files: dict[str, dict[str, Any]] = {}
@@ -222,75 +250,116 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
     # id of an entry (kept alive by ``seen``, which hands the same entry to every snapshot listing
     # it through the same record) -> (its record and spec as canonical text, its partition's)
     texts: dict[int, tuple[str, str]] = {}
-    # id of a manifest-list record (each kept alive in ``held``) -> its canonical text: the run's
-    # lists share one object for equal records, so each distinct record is written out once
-    record_texts: dict[int, str] = {}
+    # id of a manifest-list record (each kept alive in ``held``) -> what ``manifests`` holds for it:
+    # the run's lists share one object for equal records, so each distinct record is written out
+    # (as canonical text) once
+    record_of: dict[int, dict[str, Any]] = {}
     held: list[dict[str, Any]] = []
     appends = appending_snapshots(doc) if version >= 3 else set()
-    for snap in snaps:
+    # before v3 a manifest's live entries add nothing to the files' contexts when another snapshot
+    # lists the same record again: only that the snapshot lists them, kept per record (``visits``:
+    # the positions in ``snaps`` of the snapshots listing it) and per snapshot (``listed_of``: its
+    # records, the list the run holds), from which a file's snapshots and a snapshot's live data
+    # files are made when they are needed (so planning costs the distinct entries, not snapshots
+    # times entries). A v3 table's entries are gone through for each snapshot.
+    lazy = version < 3
+    visits: dict[tuple[str, int], list[int]] = {}
+    listed_of: dict[int, list[dict[str, Any]] | None] = {}
+    for pos, snap in enumerate(snaps):
         sid = snap.get("snapshot-id")
         key = id_key(sid)
         units.append(Unit("snapshot", table, str(snap.get("manifest-list", "")), {"snapshot_id": sid}))
         list_path = str(snap.get("manifest-list", ""))
+        listed = None
         try:
             listed = snapshot_manifests(run, snap)
             for i, mf in enumerate(listed):
-                p = str(mf.get("manifest_path"))
-                as_text = record_texts.get(id(mf))
-                if as_text is None:
-                    as_text = record_texts[id(mf)] = canonical(mf)
+                rec = record_of.get(id(mf))
+                if rec is None:
                     held.append(mf)
-                rec = manifests.setdefault(p, {}).setdefault(as_text, {"record": mf, "where": []})
-                rec["where"].append([list_path, i, sid])
+                    # where the record is first listed, and how many times in all
+                    rec = record_of[id(mf)] = manifests.setdefault(str(mf.get("manifest_path")), {}).setdefault(
+                        canonical(mf), {"record": mf, "where": [[list_path, i, sid]], "listed": 0})
+                rec["listed"] += 1
                 # the run keeps every list it read: a record equal to one seen before becomes that one
                 listed[i] = rec["record"]
-            entries = [] if metadata_only else list(live_entries(run, snap, seen, listed))
+            groups = [] if metadata_only else _live_groups(run, seen, listed)
         except Exception:  # unreadable input: the snapshot and manifest units report it
-            entries = []
+            groups, listed = [], None
+        if lazy:
+            if isinstance(sid, int):
+                listed_of[sid] = listed if groups else None
+            for group, _got, _first in groups:
+                visits.setdefault(group, []).append(pos)
         data_here: dict[str, tuple[int, Any, Any, int]] = {}
         dvs_here: list[tuple[str, dict[str, Any]]] = []
         positions_here: list[dict[str, Any]] = []
-        for mf, e, i in entries:
-            df = e["data_file"]
-            k = content_key(df)
-            spec_id = mf.get("partition_spec_id", 0)
-            item = files.setdefault(k, {"records": {}, "snapshots": [], "sequence_numbers": {}, "first_row_ids": {}})
-            item["snapshots"].append(sid)
-            if e.get("status") == 1 and e.get("snapshot_id") in appends and df.get("content", 0) == 0:
-                item["appended_by"] = e["snapshot_id"]  # ADDED by an append: only new rows
-            if version >= 2:
-                seqs = f"{e.get('sequence_number')}/{e.get('file_sequence_number')}"
-                item["sequence_numbers"].setdefault(seqs, [str(mf.get("manifest_path")), i, sid])
-            if version >= 3 and isinstance(df.get("first_row_id"), int) and df.get("content", 0) == 0:
-                item.setdefault("row_ids_by_snapshot", {}).setdefault(key, {}).setdefault(
-                    df["first_row_id"], [str(mf.get("manifest_path")), i, sid])
-            text = texts.get(id(e))
-            if text is None:
-                text = texts[id(e)] = (canonical([df, spec_id]), canonical(df.get("partition") or {}))
-            item["records"].setdefault(text[0], {
-                "entry": e, "manifest": str(mf.get("manifest_path")), "index": i, "spec_id": spec_id,
-                "occurrences": 0})["occurrences"] += 1
-            if df.get("content", 0) == 0:
-                data_here[str(df.get("file_path"))] = (
-                    int(df.get("record_count") or 0), spec_id, text[1],
-                    int(e.get("sequence_number") or 0))
-            elif df.get("content_offset") is not None:
-                puffin_deletes.setdefault(str(df.get("file_path")), []).append(sid)
-            if df.get("content") == 1:
-                rec = {"key": k, "path": str(df.get("file_path")), "manifest": str(mf.get("manifest_path")),
-                       "index": i, "spec_id": spec_id, "partition": text[1],
-                       "sequence_number": e.get("sequence_number"),
-                       "referenced_data_file": df.get("referenced_data_file"), "file_format": df.get("file_format"),
-                       "content_offset": df.get("content_offset"),
-                       "content_size_in_bytes": df.get("content_size_in_bytes"), "snapshot": sid}
-                if str(df.get("file_format", "")).upper() == "PUFFIN":
-                    dvs_here.append((k, rec))
+        for group, got, first in groups:
+            if lazy and not first:
+                continue
+            for mf, e, i in got:
+                df = e["data_file"]
+                k = content_key(df)
+                spec_id = mf.get("partition_spec_id", 0)
+                item = files.setdefault(k, {"records": {}, "snapshots": [], "sequence_numbers": {},
+                                            "first_row_ids": {}})
+                if lazy:
+                    item.setdefault("in", []).append(group)
                 else:
-                    positions_here.append(rec)
-        if isinstance(sid, int):
+                    item["snapshots"].append(sid)
+                if e.get("status") == 1 and e.get("snapshot_id") in appends and df.get("content", 0) == 0:
+                    item["appended_by"] = e["snapshot_id"]  # ADDED by an append: only new rows
+                if version >= 2:
+                    seqs = f"{e.get('sequence_number')}/{e.get('file_sequence_number')}"
+                    item["sequence_numbers"].setdefault(seqs, [str(mf.get("manifest_path")), i, sid])
+                if version >= 3 and isinstance(df.get("first_row_id"), int) and df.get("content", 0) == 0:
+                    item.setdefault("row_ids_by_snapshot", {}).setdefault(key, {}).setdefault(
+                        df["first_row_id"], [str(mf.get("manifest_path")), i, sid])
+                text = texts.get(id(e))
+                if text is None:
+                    text = texts[id(e)] = (canonical([df, spec_id]), canonical(df.get("partition") or {}))
+                item["records"].setdefault(text[0], {
+                    "entry": e, "manifest": str(mf.get("manifest_path")), "index": i, "spec_id": spec_id})
+                if df.get("content", 0) == 0:
+                    if not lazy:
+                        data_here[str(df.get("file_path"))] = _live_data_file(mf, e, text[1])
+                elif df.get("content_offset") is not None:
+                    puffin_deletes.setdefault(str(df.get("file_path")), []).append(sid)
+                if df.get("content") == 1 and not lazy:
+                    rec = {"key": k, "path": str(df.get("file_path")), "manifest": str(mf.get("manifest_path")),
+                           "index": i, "spec_id": spec_id, "partition": text[1],
+                           "sequence_number": e.get("sequence_number"),
+                           "referenced_data_file": df.get("referenced_data_file"),
+                           "file_format": df.get("file_format"), "content_offset": df.get("content_offset"),
+                           "content_size_in_bytes": df.get("content_size_in_bytes"), "snapshot": sid}
+                    if str(df.get("file_format", "")).upper() == "PUFFIN":
+                        dvs_here.append((k, rec))
+                    else:
+                        positions_here.append(rec)
+        if isinstance(sid, int) and not lazy:
             live_data[sid] = data_here
         if version >= 3 and dvs_here and positions_here:
             _plan_merges(merges, dvs_here, positions_here, data_here)
+
+    def data_of(sid: Any) -> dict[str, tuple[int, Any, Any, int]]:
+        """The live data files of snapshot ``sid``: path -> (record count, spec id, partition
+        text, data sequence number), the last entry of each path."""
+        got = live_data.get(sid) if isinstance(sid, int) else None
+        if got is None and lazy and isinstance(sid, int) and listed_of.get(sid) is not None:
+            got = live_data[sid] = {}
+            for _group, entries, _first in _live_groups(run, seen, listed_of[sid] or []):
+                for mf, e, _i in entries:
+                    df = e["data_file"]
+                    if df.get("content", 0) == 0:
+                        got[str(df.get("file_path"))] = _live_data_file(mf, e, texts[id(e)][1])
+        return got or {}
+
+    def snapshots_of(item: dict[str, Any]) -> list[Any]:
+        """The ids of the snapshots a file is live in, once per entry that lists it there."""
+        if lazy:
+            at = sorted(p for group in item.pop("in", []) for p in visits.get(group, []))
+            item["snapshots"] = [snaps[p].get("snapshot-id") for p in at]
+        return list(item["snapshots"])
     for p, records in manifests.items():
         units.append(Unit("manifest", table, p, {"records": list(records.values())}))
     for p in puffin_deletes:
@@ -316,12 +385,13 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
         first = described[0]
         df = first["entry"]["data_file"]
         content = df.get("content", 0)
-        ctx: dict[str, Any] = {"records": described, "snapshots": item["snapshots"],
-                               "sequence_numbers": item["sequence_numbers"], "first_row_ids": item["first_row_ids"],
-                               "appended_by": item.get("appended_by")}
+        ctx: dict[str, Any] = {"records": described, "sequence_numbers": item["sequence_numbers"],
+                               "first_row_ids": item["first_row_ids"], "appended_by": item.get("appended_by")}
         if content == 0:
             units.append(Unit("data-file", table, str(df.get("file_path")), ctx))
             continue
+        # deletes: the snapshots they are live in (data files do not need them)
+        ctx["snapshots"] = snapshots_of(item)
         # deletes: the data files they may refer to, with record counts
         targets: dict[str, int] = {}
         # a referenced data file live in another spec or partition than the delete file: the
@@ -329,8 +399,8 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
         elsewhere: dict[str, list[Any]] = {}
         part = canonical(df.get("partition") or {})
         ref = df.get("referenced_data_file")
-        for sid in item["snapshots"]:
-            for path, (count, spec_id, dpart, _seq) in (live_data.get(sid, {}) if isinstance(sid, int) else {}).items():
+        for sid in ctx["snapshots"]:
+            for path, (count, spec_id, dpart, _seq) in data_of(sid).items():
                 same = spec_id == first["spec_id"] and dpart == part
                 if ref is not None:
                     if path != ref:

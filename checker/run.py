@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, Iterator, TypeVar
 
 from iceberg_conformance.checker.find import absent, local_path, Locator, Roots, table_roots
+from iceberg_conformance.reference.avro import SharedBlocks
 from iceberg_conformance.reference.findings import Finding
 from iceberg_conformance.reference.manifests import read_manifest, read_manifest_list
 from iceberg_conformance.reference.metadata import current_schema, format_version, load_metadata, schema_by_id
@@ -79,7 +80,8 @@ class CheckRun:
 
     ``roots``: the directories files may be read under (``None``: the table's own, see
     :func:`~checker.find.table_roots`; ``[]``: no confinement). ``columnar``: whether the
-    columnar screen of manifests runs (``None``: :func:`columnar_enabled`)."""
+    columnar screen of manifests runs (``None``: :func:`columnar_enabled`, small manifests read
+    record by record; ``True``: every manifest screened)."""
 
     def __init__(self, table: str, roots: list[str] | None = None, *, allowed: list[str] | None = None,
                  columnar: bool | None = None, relocate: list[tuple[str, str]] | list[list[str]] | None = None) -> None:
@@ -98,6 +100,8 @@ class CheckRun:
         self.version: int = v if v in (1, 2, 3) else 1
         self.roots = Roots(table_roots(self.table, self.doc, allowed, self.local) if roots is None else roots)
         self.columnar = columnar_enabled() if columnar is None else columnar
+        #: screen every manifest, small ones too (the screen was asked for by name)
+        self.screen_all = columnar is True
         self.screen = ScreenCounts()
         #: manifest path -> the live digest its manifest unit computed (see :mod:`checker.plan`)
         self.digests: dict[str, Any] = {}
@@ -105,7 +109,9 @@ class CheckRun:
         #: units use what it read (planning makes identical records of different lists one object)
         self._lists: dict[str, tuple[list[dict[str, Any]], list[Finding]]] = {}
         #: the distinct manifest-list records decoded (see :func:`reference.manifests.read_manifest_list`)
-        self._list_records: dict[Any, dict[str, Any]] = {}
+        self._list_records: dict[Any, Any] = {}
+        #: the blocks of the lists read last, whose records the next list repeats
+        self._list_blocks = SharedBlocks()
         self._manifests: _Recent[str, tuple[list[dict[str, Any]], list[Finding]]] = _Recent(256)
         self._recent: dict[str, _Recent[str, tuple[Any]]] = {}
         self._schemas: tuple[list[StructType], StructType | None] | None = None
@@ -113,6 +119,11 @@ class CheckRun:
         self._absent: dict[str, tuple[str, str] | None] = {}
         self._sizes: dict[str, int] = {}
         self._logged: list[tuple[int, str, dict[str, Any]]] | None = None
+        self._snapshots: dict[Any, dict[str, Any]] | None = None
+        self._odd_snapshots: list[dict[str, Any]] = []
+        self._first_row_ids: dict[Any, Any] | None = None
+        self._listed: dict[int, tuple[dict[str, Any], tuple[str | None, bool, bool]]] = {}
+        self._repeated: tuple[int, dict[int, list[tuple[str, int]]]] | None = None
 
     # --- what may be read -----------------------------------------------------------------------
 
@@ -179,13 +190,68 @@ class CheckRun:
         clause = CLAUSE_SNAPSHOTS if why[0] == "files.missing" else "-"
         return Finding(rule, f"{what} {path} {why[1]}", clause, file, location)
 
+    # --- what the snapshots share -----------------------------------------------------------------
+
+    def snapshot(self, sid: Any) -> dict[str, Any] | None:
+        """The first snapshot object of the metadata with ``snapshot-id`` ``sid``, or None."""
+        if self._snapshots is None:
+            self._snapshots = {}
+            for s in (self.doc.get("snapshots") if self.doc is not None else None) or []:
+                if isinstance(s, dict):
+                    try:
+                        self._snapshots.setdefault(s.get("snapshot-id"), s)
+                    except TypeError:  # an array or object as the id: compared by value below
+                        self._odd_snapshots.append(s)
+        try:
+            got = self._snapshots.get(sid)
+        except TypeError:
+            got = None
+        if got is not None or not self._odd_snapshots:
+            return got
+        listed = (self.doc.get("snapshots") if self.doc is not None else None) or []
+        return next((s for s in listed if isinstance(s, dict) and s.get("snapshot-id") == sid), None)
+
+    def first_row_ids(self) -> dict[Any, Any]:
+        """Snapshot id -> its ``first-row-id`` (the last snapshot listed with the id)."""
+        if self._first_row_ids is None:
+            self._first_row_ids = {x.get("snapshot-id"): x.get("first-row-id")
+                                   for x in (self.doc.get("snapshots") if self.doc is not None else None) or []
+                                   if isinstance(x, dict) and isinstance(x.get("snapshot-id"), int)}
+        return self._first_row_ids
+
+    def listed(self, mf: dict[str, Any]) -> tuple[str | None, bool, bool]:
+        """Of the manifest a manifest-list record names: its local path (None: not a local path),
+        whether it may be read and is a regular file, and whether it also has the record's
+        ``manifest_length`` (or the record has none). Asked once per record object."""
+        got = self._listed.get(id(mf))
+        if got is not None and got[0] is mf:
+            return got[1]
+        local = self.local(str(mf.get("manifest_path")))
+        readable = local is not None and self.readable(local)
+        length = mf.get("manifest_length")
+        in_place = readable and (not isinstance(length, int) or length == self.size(str(local)))
+        self._listed[id(mf)] = (mf, (local, readable, in_place))  # the record is kept: its id stays its own
+        return local, readable, in_place
+
+    def repeated_keys(self) -> dict[int, list[tuple[str, int]]]:
+        """Of the live digests of the run's manifests (``digests``), the content keys live more
+        than once in all of them together, per digest (by its id): (key, entry index)."""
+        if self._repeated is None or self._repeated[0] != len(self.digests):
+            count: dict[str, int] = {}
+            for d in self.digests.values():
+                for k in d.keys:
+                    count[k] = count.get(k, 0) + 1
+            per = {id(d): [(k, i) for k, i in zip(d.keys, d.index) if count[k] > 1] for d in self.digests.values()}
+            self._repeated = (len(self.digests), per)
+        return self._repeated[1]
+
     # --- what has been read ---------------------------------------------------------------------
 
     def manifest_list(self, path: str) -> tuple[list[dict[str, Any]], list[Finding]]:
         """The decoded records of a manifest list and its findings."""
         got = self._lists.get(path)
         if got is None:
-            got = self._lists[path] = read_manifest_list(path, self.version, self._list_records)
+            got = self._lists[path] = read_manifest_list(path, self.version, self._list_records, self._list_blocks)
         return got
 
     def manifest(self, path: str) -> tuple[list[dict[str, Any]], list[Finding]]:

@@ -30,9 +30,10 @@ import io
 import json
 import uuid
 import zlib
+from collections import OrderedDict
 from decimal import Context, Decimal
-from functools import singledispatch
-from typing import Any, BinaryIO, Iterable, Iterator
+from functools import lru_cache, singledispatch
+from typing import Any, BinaryIO, Callable, Iterable, Iterator
 
 import fastavro
 
@@ -712,7 +713,8 @@ class _Blocks:
             if not b[0] & 0x80:
                 return (result >> 1) ^ -(result & 1)
 
-    def __iter__(self) -> Iterator[bytes]:
+    def bodies(self) -> Iterator[tuple[int, bytes]]:
+        """(declared record count, decompressed data) of each block, checked as described above."""
         n = 0
         while True:
             at = self.pos
@@ -739,8 +741,12 @@ class _Blocks:
             body = _bounded_decompress(self.codec, data, where)
             self.offsets.append(at)
             self.records += count
-            yield _zigzag(count) + _zigzag(len(body)) + body + self.sync
+            yield count, body
             n += 1
+
+    def __iter__(self) -> Iterator[bytes]:
+        for count, body in self.bodies():
+            yield _zigzag(count) + _zigzag(len(body)) + body + self.sync
 
 
 def with_header(data: bytes, replace: dict[str, bytes]) -> bytes:
@@ -820,6 +826,100 @@ def container_bytes(path: str, limit: int) -> tuple[AvroSchema, dict[str, str], 
     return writer_schema, meta, b"".join(parts), blocks.records
 
 
+class SharedBlocks:
+    """Blocks decoded before, kept (the ``keep`` most recent) so that a block ending with the
+    bytes of one of them decodes only the records before that tail: a table's manifest lists
+    each repeat the records of the list before them. Records decoded from equal bytes with the
+    same writer schema are equal; here they are the same objects."""
+
+    def __init__(self, keep: int = 8) -> None:
+        self.keep = keep
+        self._schemas: dict[bytes, Any] = {}
+        #: (schema text, byte length, record count) -> (block data, its records)
+        self._tails: OrderedDict[tuple[bytes, int, int], tuple[bytes, list[Any]]] = OrderedDict()
+
+    def parsed(self, text: bytes) -> Any:
+        got = self._schemas.get(text)
+        if got is None:
+            got = self._schemas[text] = fastavro.parse_schema(json.loads(text), _write_hint=False)
+        return got
+
+    def decode(self, text: bytes, count: int, body: bytes, whole: Callable[[], list[Any]]) -> tuple[list[Any], bool]:
+        """The ``count`` records of one block's decompressed ``body``, and whether it ended with
+        a block kept here (then only the records before that tail were decoded). A block that
+        ends with none is decoded whole by ``whole()``. Raises ValueError when the records do
+        not end where the block does (read it with :func:`iter_container` instead)."""
+        size = len(body)
+        for key, (t_body, t_records) in reversed(self._tails.items()):
+            t_text, t_size, t_count = key
+            if t_text != text or t_size > size or t_count > count or not body.endswith(t_body):
+                continue
+            stream = io.BytesIO(body)
+            schema = self.parsed(text)
+            out = [fastavro.schemaless_reader(stream, schema, None) for _ in range(count - t_count)]
+            if stream.tell() != size - t_size:
+                continue  # the records in front do not end where the tail begins
+            self._tails.move_to_end(key)
+            out.extend(t_records)
+            self._keep(text, count, body, out)
+            return out, True
+        out = whole()
+        if len(out) != count:
+            raise ValueError("the block holds another number of records than it declares")
+        self._keep(text, count, body, out)
+        return out, False
+
+    def _keep(self, text: bytes, count: int, body: bytes, records: list[Any]) -> None:
+        self._tails[(text, len(body), count)] = (body, records)
+        if len(self._tails) > self.keep:
+            self._tails.popitem(last=False)
+
+
+def read_container_shared(path: str, shared: SharedBlocks) -> tuple[AvroSchema, dict[str, str], list[Any], bool]:
+    """:func:`read_container` with the blocks decoded through ``shared`` (see :class:`SharedBlocks`),
+    and whether every block ended with one read before. Raises ``SpecViolation`` for the header
+    and the blocks as :func:`iter_container` does, and ValueError (or fastavro's errors) for
+    records that do not decode: the caller then reads the file with :func:`read_container`,
+    which says where."""
+    f, writer_schema, meta, head, blocks = _open_rebuilt(path)
+    with f:
+        text = _read_header(head)[0]["avro.schema"]
+        records: list[Any] = []
+        every = True
+        for count, body in blocks.bodies():
+            def whole(count: int = count, body: bytes = body) -> list[Any]:
+                block = _zigzag(count) + _zigzag(len(body)) + body + blocks.sync
+                return [r for b in fastavro.block_reader(io.BytesIO(head + block)) for r in b]
+            got, tail = shared.decode(text, count, body, whole)
+            every = every and tail
+            records.extend(got)
+    return writer_schema, meta, records, every
+
+
+def _rebuilt_schema(text: bytes | None, drop: tuple[str, ...], inline: bool) -> tuple[AvroSchema, bytes]:
+    """(the writer schema of header value ``text``, checked; the schema a rebuilt header carries:
+    without the attributes in ``drop``, with ``inline`` named types defined at each use). The
+    files of one table share a few schemas: each is checked and rebuilt once
+    (:func:`_rebuilt_schema_of`), and the writer schema is parsed again for every caller."""
+    if text is None:
+        _header_json({}, "avro.schema")  # raises KeyError as before: reported by the caller
+    assert text is not None
+    rebuilt = _rebuilt_schema_of(text, drop, inline)
+    return json.loads(text.decode("utf-8")), rebuilt
+
+
+@lru_cache(maxsize=32)
+def _rebuilt_schema_of(text: bytes, drop: tuple[str, ...], inline: bool) -> bytes:
+    writer_schema = _header_json({"avro.schema": text}, "avro.schema")
+    _check_writer_schema(writer_schema)
+    try:
+        stripped = strip_logical_types(writer_schema, drop)
+        return json.dumps(inline_named_types(stripped) if inline else stripped).encode()
+    except (RecursionError, ValueError):
+        raise SpecViolation("avro.unreadable", "avro.schema nested too deeply", clause=CLAUSE,
+                            where="header avro.schema") from None
+
+
 def _open_rebuilt(path: str, drop: tuple[str, ...] = ("logicalType",), inline: bool = False
                   ) -> tuple[BinaryIO, AvroSchema, dict[str, str], bytes, _Blocks]:
     """The open file, its writer schema and metadata, the rebuilt header (its schema without the
@@ -833,8 +933,7 @@ def _open_rebuilt(path: str, drop: tuple[str, ...] = ("logicalType",), inline: b
         size = f.seek(0, io.SEEK_END)
         f.seek(0)
         header, body_at = _read_header_of(f, size)
-        writer_schema = _header_json(header, "avro.schema")
-        _check_writer_schema(writer_schema)
+        writer_schema, rebuilt_schema = _rebuilt_schema(header.get("avro.schema"), drop, inline)
         codec = header.get("avro.codec", b"null")
         if codec not in (b"null", b"deflate", b"snappy", b"zstandard", b"bzip2", b"xz", b"lz4"):
             raise SpecViolation("avro.unreadable", f"unknown codec {codec[:40]!r}", clause=CLAUSE,
@@ -844,12 +943,7 @@ def _open_rebuilt(path: str, drop: tuple[str, ...] = ("logicalType",), inline: b
         # values come back in their physical encoding: days, micros, unscaled bytes) and codec null,
         # then the blocks as this module decompressed them.
         rebuilt = dict(header)
-        try:
-            stripped = strip_logical_types(writer_schema, drop)
-            rebuilt["avro.schema"] = json.dumps(inline_named_types(stripped) if inline else stripped).encode()
-        except (RecursionError, ValueError):
-            raise SpecViolation("avro.unreadable", "avro.schema nested too deeply", clause=CLAUSE,
-                                where="header avro.schema") from None
+        rebuilt["avro.schema"] = rebuilt_schema
         rebuilt["avro.codec"] = b"null"
         head = io.BytesIO()
         head.write(_header_bytes(rebuilt))

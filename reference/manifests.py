@@ -32,12 +32,12 @@ import math
 import os
 import struct
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, Iterable, Literal
 
 from .avro import (
-    AvroSchema, _Namer, decode_value, encode_value, from_avro, read_container,
-    struct_fields_to_avro, write_container,
+    AvroSchema, _Namer, decode_value, encode_value, from_avro, read_container, read_container_shared,
+    SharedBlocks, struct_fields_to_avro, write_container,
 )
 from .errors import SpecViolation
 from .findings import Finding
@@ -412,15 +412,33 @@ def _finding(rule: str, message: str, clause: str, path: str, location: str = ""
 
 def _check_schema_ids(schema: AvroSchema, path: str, record: str, findings: list[Finding]) -> None:
     try:
+        text = json.dumps(schema)
+    except (TypeError, ValueError, RecursionError):
+        problems = _schema_id_problems_of(schema, record)
+    else:
+        problems = _schema_id_problems(text, record)  # a table's files share a few schemas
+    findings.extend(_finding(rule, detail, clause, path, where) for rule, detail, clause, where in problems)
+
+
+@lru_cache(maxsize=32)
+def _schema_id_problems(text: str, record: str) -> tuple[tuple[str, str, str, str], ...]:
+    return _schema_id_problems_of(json.loads(text), record)
+
+
+def _schema_id_problems_of(schema: AvroSchema, record: str) -> tuple[tuple[str, str, str, str], ...]:
+    """(rule, detail, clause, location) of the field ids and defaults of a writer schema."""
+    out = []
+    try:
         from_avro(schema, where=record)
     except SpecViolation as e:
         rule = "manifests.field-id-missing" if e.rule == "avro.field-id-missing" else e.rule
-        findings.append(_finding(rule, e.detail, e.clause or CLAUSE_AVRO, path, e.where))
+        out.append((rule, e.detail, e.clause or CLAUSE_AVRO, e.where))
     missing = _optional_without_default(schema, record, 0)
     if missing:
-        findings.append(_finding("avro.optional-default", f"optional field(s) without the Avro default null: "
-                                 f"{', '.join(missing[:8])}" + (f" and {len(missing) - 8} more" if len(missing) > 8 else ""),
-                                 CLAUSE_AVRO, path, "avro.schema"))
+        out.append(("avro.optional-default", f"optional field(s) without the Avro default null: "
+                    f"{', '.join(missing[:8])}" + (f" and {len(missing) - 8} more" if len(missing) > 8 else ""),
+                    CLAUSE_AVRO, "avro.schema"))
+    return tuple(out)
 
 
 def _optional_without_default(schema: Any, where: str, depth: int) -> list[str]:
@@ -1214,15 +1232,25 @@ def check_manifest(path: str, context: ManifestContext) -> list[Finding]:
 
 # --- manifest lists -----------------------------------------------------------------------------
 
-def read_manifest_list(path: str, format_version: int | None = None, memo: dict[Any, dict[str, Any]] | None = None
-                       ) -> tuple[list[dict[str, Any]], list[Finding]]:
+def read_manifest_list(path: str, format_version: int | None = None, memo: dict[Any, Any] | None = None,
+                       blocks: SharedBlocks | None = None) -> tuple[list[dict[str, Any]], list[Finding]]:
     """(decoded manifest-list entries, findings) of a manifest list file. ``memo``, kept across
     the lists of one table, decodes a record equal to one decoded before (same writer schema,
     same values) once: the entries are then that one object (a table's lists repeat the records
-    of the manifests they keep, so its many lists hold few distinct records)."""
+    of the manifests they keep, so its many lists hold few distinct records), and checks each
+    such entry once. ``blocks``, kept across the lists too, decodes the records a list's blocks
+    repeat from a list read before once (:class:`~reference.avro.SharedBlocks`)."""
     findings: list[Finding] = []
     try:
-        writer_schema, meta, records = read_container(path)
+        try:
+            if blocks is None:
+                raise ValueError("no shared blocks")
+            writer_schema, meta, records, shared = read_container_shared(path, blocks)
+        except SpecViolation:
+            raise
+        except Exception:  # noqa: BLE001 - records that do not decode: read again to say where
+            writer_schema, meta, records = read_container(path)
+            shared = False
     except SpecViolation as e:
         found = Finding.from_violation(e, path)
         if found.rule == "avro.unreadable":  # the manifest list's own sentence, not the manifest's
@@ -1272,10 +1300,17 @@ def read_manifest_list(path: str, format_version: int | None = None, memo: dict[
                                      f"manifests[{i}]"))
         try:
             if memo is not None:
+                # a raw record shared through ``blocks`` is known by its identity (the memo keeps it)
+                same = memo.get((context, id(r)))
+                if same is not None and same[0] is r:
+                    entries.append(same[1])
+                    continue
                 seen_as = (context, repr(r))
                 known = memo.get(seen_as)
                 if known is None:
                     known = memo[seen_as] = decode_manifest_file(r, version, ids, summary_ids)
+                if shared:  # a later list may repeat this very record object (the memo keeps it)
+                    memo[(context, id(r))] = (r, known)
                 entries.append(known)
                 continue
             entries.append(decode_manifest_file(r, version, ids, summary_ids))
@@ -1284,7 +1319,12 @@ def read_manifest_list(path: str, format_version: int | None = None, memo: dict[
             findings.append(_finding("manifests.undecodable", f"manifest-list record values do not decode: {why}",
                                      CLAUSE_LIST, path, f"manifests[{i}]"))
             return [], findings
+    # entries checked before without a finding (the memo keeps them, so their ids stay theirs)
+    clean = memo.setdefault(("clean", version), {}) if memo is not None else {}
     for i, mf in enumerate(entries):
+        if clean.get(id(mf)) is mf:
+            continue
+        before = len(findings)
         loc = f"manifests[{i}]"
         for key in ("added_files_count", "existing_files_count", "deleted_files_count", "added_rows_count",
                     "existing_rows_count", "deleted_rows_count", "manifest_length"):
@@ -1302,6 +1342,8 @@ def read_manifest_list(path: str, format_version: int | None = None, memo: dict[
         if version >= 3 and mf.get("content") == 1 and mf.get("first_row_id") is not None:
             findings.append(_finding("manifests.first-row-id-delete", "a delete manifest has a first_row_id",
                                      "Manifest Lists / First Row ID Assignment", path, loc))
+        if memo is not None and len(findings) == before:
+            clean[id(mf)] = mf
     return entries, findings
 
 

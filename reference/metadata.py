@@ -381,6 +381,9 @@ def parse_metadata_bytes(data: bytes, file: str = "") -> tuple[JSON | None, list
         col.add("metadata.encoding", f"byte {e.start} (0x{data[e.start]:02x}) is not valid UTF-8",
                 f"byte {e.start}")
         return None, col.findings
+    doc = _parse_plain(text)
+    if doc is not _UNSURE:
+        return doc, col.findings
     try:
         doc = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant,
                          object_pairs_hook=_pairs)
@@ -400,6 +403,57 @@ def parse_metadata_bytes(data: bytes, file: str = "") -> tuple[JSON | None, list
     if any(f.severity == "error" for f in col.findings):
         return None, col.findings
     return doc, col.findings
+
+
+#: :func:`_parse_plain` could not tell that a text is within every limit
+_UNSURE: Any = object()
+
+
+def _parse_plain(text: str) -> Any:
+    """The JSON value of ``text`` when it parses and is within every limit :func:`_scan` checks
+    (no duplicate key, no value nested deeper than :data:`MAX_DEPTH`, no string or key longer than
+    :data:`MAX_STRING_CHARS`, every integer within the long range, every number finite), else
+    :data:`_UNSURE`: then the text is parsed again with every limit located. One parse by the C
+    parser with a duplicate-key check, and one walk over the values (strings measured only in a
+    text long enough to hold a long one); the common case, a valid metadata file, costs no more."""
+    duplicate = False
+
+    def pairs(p: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal duplicate
+        out = dict(p)
+        duplicate = duplicate or len(out) != len(p)
+        return out
+
+    try:
+        doc = json.loads(text, parse_constant=_parse_constant, object_pairs_hook=pairs)
+    except (_JsonLimit, ValueError, RecursionError):  # JSONDecodeError is a ValueError
+        return _UNSURE
+    if duplicate:
+        return _UNSURE
+    strings = len(text) > MAX_STRING_CHARS
+    stack: list[tuple[Any, int]] = [([doc], -1)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        value, depth = pop()
+        if type(value) is dict:
+            if strings and any(len(k) > MAX_STRING_CHARS for k in value):
+                return _UNSURE
+            value = value.values()
+        for child in value:
+            if depth >= MAX_DEPTH:  # the child stands deeper than the limit
+                return _UNSURE
+            t = type(child)
+            if t is dict or t is list:
+                push((child, depth + 1))
+            elif t is int:
+                if not LONG_MIN <= child <= LONG_MAX:
+                    return _UNSURE
+            elif t is float:
+                if not math.isfinite(child):
+                    return _UNSURE
+            elif t is str and strings and len(child) > MAX_STRING_CHARS:
+                return _UNSURE
+    return doc
 
 
 def load_metadata(path: str | Path) -> tuple[JSON | None, list[Finding]]:

@@ -47,12 +47,37 @@ class ColumnStats:
     repeated: bool = False
     #: rows where an enclosing struct is null (some writers leave those out of the counts)
     parent_nulls: int = 0
-    partition_values: set[Any] = field(default_factory=set)
+    #: the distinct values of each chunk the partition is judged from, as Arrow arrays with the
+    #: column's type (:attr:`partition_values` turns them into Python values when asked)
+    partition_chunks: list[tuple[IcebergType, Any]] = field(default_factory=list)
     #: signs (-1.0, 1.0) of the float zeros the column holds (-0.0 precedes +0.0 in bounds)
     zero_signs: set[float] = field(default_factory=set)
     #: geometry/geography: (min, max) of the x, y, z and m of every vertex (NaN skipped; None
     #: where no vertex has that dimension)
     box: list[tuple[float, float] | None] | None = None
+
+    @property
+    def partition_values(self) -> set[Any]:
+        """The distinct values the partition is judged from (NaN as ``"NaN"``, null as None)."""
+        out: set[Any] = set()
+        for t, uniq in self.partition_chunks:
+            out.update(python_value(t, v) for v in uniq.to_pylist() if not (isinstance(v, float) and math.isnan(v)))
+            if _is_float(t) and self.nans:
+                out.add("NaN")
+        return out
+
+    def partition_int_range(self) -> tuple[int, int, bool] | None:
+        """(least, greatest, whether a null is among them) of the partition values when every one
+        that is not null is an integer (an Arrow integer column) and one is; else None."""
+        chunks = [uniq for _t, uniq in self.partition_chunks]
+        if not chunks or not all(pa.types.is_integer(c.type) for c in chunks):
+            return None
+        present = [c for c in chunks if len(c) > c.null_count]
+        if not present:
+            return None
+        ranges = [pc.min_max(c) for c in present]
+        return (min(r["min"].as_py() for r in ranges), max(r["max"].as_py() for r in ranges),
+                any(c.null_count for c in chunks))
 
 
 def comparable(t: IcebergType, arr: Any) -> Any:
@@ -101,11 +126,7 @@ def accumulate(stats: ColumnStats, t: IcebergType, arr: Any, *, want_partition: 
             inv = pc.divide(pa.scalar(1.0, pa.float64()), zeros.cast(pa.float64())).to_pylist()
             stats.zero_signs.update(math.copysign(1.0, x) for x in set(inv))
     if want_partition:
-        uniq = pc.unique(arr).to_pylist()
-        stats.partition_values.update(
-            python_value(t, v) for v in uniq if not (isinstance(v, float) and math.isnan(v)))
-        if _is_float(t) and stats.nans:
-            stats.partition_values.add("NaN")
+        stats.partition_chunks.append((t, pc.unique(arr)))
     if len(values) == 0 or pa.types.is_null(values.type):
         return
     if isinstance(t, (GeometryType, GeographyType)):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from iceberg_conformance.checker.plan import describe_key, digest_of, snapshot_manifests, Unit
+from iceberg_conformance.checker.plan import describe_key, digest_of, LiveDigest, snapshot_manifests, Unit
 from iceberg_conformance.checker.run import CheckRun, unavailable
 from iceberg_conformance.reference.findings import Finding
 from iceberg_conformance.reference.metadata import spec_by_id
@@ -34,7 +34,7 @@ def check_snapshot(run: CheckRun, unit: Unit) -> list[Finding]:
         return []
     version = run.version
     sid = unit.context.get("snapshot_id")
-    snap = next((s for s in doc.get("snapshots") or [] if isinstance(s, dict) and s.get("snapshot-id") == sid), None)
+    snap = run.snapshot(sid)
     if snap is None:
         return []
     out: list[Finding] = []
@@ -54,61 +54,69 @@ def check_snapshot(run: CheckRun, unit: Unit) -> list[Finding]:
     snap_seq = snap.get("sequence-number", 0) if version >= 2 else 0
     mfs = snapshot_manifests(run, snap)
     spec_ids = set(spec_by_id(doc))
-    for i, mf in enumerate(mfs):
-        mpath = str(mf.get("manifest_path"))
-        mloc = f"manifests[{i}]"
+    facts = [run.listed(mf) for mf in mfs]
+    seqs = version >= 2 and isinstance(snap_seq, int)
+    for i, (mf, (_local, _readable, in_place)) in enumerate(zip(mfs, facts)):
         sp = mf.get("partition_spec_id")
         if isinstance(sp, int) and spec_ids and sp not in spec_ids:
-            out.append(Finding("snapshot.manifest-spec-id", f"manifest {mpath} has partition_spec_id {sp}, which is "
-                               f"not in the table's partition-specs {sorted(spec_ids)}", "Manifest Lists: "
-                               "partition_spec_id", file, mloc))
-        local = run.local(mpath)
-        if local is None:
-            out.append(unavailable(file, mloc, f"{mpath} is not a local path"))
-            continue
-        blocked = run.blocked(local, file, mloc, mpath, "files.manifest-missing", "manifest")
-        if blocked is not None:
-            out.append(blocked)
-            continue
-        length = mf.get("manifest_length")
-        if isinstance(length, int) and length != run.size(local):
-            out.append(Finding("files.manifest-length", f"manifest_length is {length}, {mpath} has "
-                               f"{run.size(local)} bytes", "Manifest Lists: manifest_length", file, mloc))
-        seq = mf.get("sequence_number")
-        if version >= 2 and isinstance(seq, int) and isinstance(snap_seq, int):
+            out.append(Finding("snapshot.manifest-spec-id", f"manifest {mf.get('manifest_path')} has partition_spec_id "
+                               f"{sp}, which is not in the table's partition-specs {sorted(spec_ids)}",
+                               "Manifest Lists: partition_spec_id", file, f"manifests[{i}]"))
+        if not in_place:
+            mpath, mloc = str(mf.get("manifest_path")), f"manifests[{i}]"
+            local = run.local(mpath)
+            if local is None:
+                out.append(unavailable(file, mloc, f"{mpath} is not a local path"))
+                continue
+            blocked = run.blocked(local, file, mloc, mpath, "files.manifest-missing", "manifest")
+            if blocked is not None:
+                out.append(blocked)
+                continue
+            length = mf.get("manifest_length")
+            if isinstance(length, int) and length != run.size(local):
+                out.append(Finding("files.manifest-length", f"manifest_length is {length}, {mpath} has "
+                                   f"{run.size(local)} bytes", "Manifest Lists: manifest_length", file, mloc))
+        seq = mf.get("sequence_number") if seqs else None
+        if isinstance(seq, int):
             if seq > snap_seq:
                 out.append(Finding("snapshot.manifest-sequence-number", f"manifest sequence_number {seq} is greater "
                                    f"than the snapshot's sequence-number {snap_seq}", "Manifest Lists: sequence_number",
-                                   file, mloc))
-            elif mf.get("added_snapshot_id") == sid and seq != snap_seq:
+                                   file, f"manifests[{i}]"))
+            elif seq != snap_seq and mf.get("added_snapshot_id") == sid:
                 out.append(Finding("snapshot.manifest-sequence-number", f"manifest added by this snapshot has "
                                    f"sequence_number {seq}, the snapshot's is {snap_seq}",
-                                   "Manifest Lists: sequence_number; Sequence Numbers", file, mloc))
+                                   "Manifest Lists: sequence_number; Sequence Numbers", file, f"manifests[{i}]"))
     if version >= 3:
         out.extend(_row_lineage(run, snap, mfs, file))
     out.extend(check_operation(snap, mfs, file))
-    parent = next((s for s in doc.get("snapshots") or [] if isinstance(s, dict)
-                   and s.get("snapshot-id") == snap.get("parent-snapshot-id")), None)
+    parent = run.snapshot(snap.get("parent-snapshot-id"))
     if version >= 3 and parent is not None and isinstance(snap.get("first-row-id"), int):
         out.extend(check_first_row_ids_kept(snap, mfs, snapshot_manifests(run, parent), file))
     # live files of the snapshot: unique, and at most one DV per data file
     seen: dict[str, tuple[str, int]] = {}
     dvs: dict[str, str] = {}
-    upgraded = {x.get("snapshot-id"): x.get("first-row-id") for x in doc.get("snapshots") or []
-                if isinstance(x, dict) and isinstance(x.get("snapshot-id"), int)}
+    upgraded = run.first_row_ids()
+    # a content key live once in all the table's manifests together cannot be live twice here:
+    # only the others are followed (all of them when a digest is not the run's or a manifest is
+    # listed twice)
+    shared: dict[int, list[tuple[str, int]]] | None = run.repeated_keys()
+    paths = {local for local, _r, _p in facts}
+    if len(paths) != len(mfs) or not paths <= run.digests.keys():
+        shared = None
     totals = {"total-data-files": 0, "total-delete-files": 0, "total-records": 0,
               "total-position-deletes": 0, "total-equality-deletes": 0}
     # the totals are known only when every manifest was read to its end
     all_read = True
-    for mf in mfs:
-        mpath = str(mf.get("manifest_path"))
-        local = run.local(mpath)
-        if local is None or not run.readable(local):
+    for mf, (local, readable, _in_place) in zip(mfs, facts):
+        if local is None or not readable:
             all_read = False
             continue
-        d = digest_of(run, local)
+        d = run.digests.get(local)
+        if not isinstance(d, LiveDigest):
+            d = digest_of(run, local)
         all_read = all_read and d.complete
-        for k, i in zip(d.keys, d.index):
+        for k, i in zip(d.keys, d.index) if shared is None else shared.get(id(d), ()):
+            mpath = str(mf.get("manifest_path"))
             if k in seen:
                 first, j = seen[k]
                 out.append(Finding("snapshot.duplicate-file", f"{describe_key(k)} is live twice in snapshot {sid} "
@@ -130,6 +138,7 @@ def check_snapshot(run: CheckRun, unit: Unit) -> list[Finding]:
                                        "Delete Formats: Position delete files must not be added to v3 tables",
                                        file, loc))
         for ref, i in d.dvs:
+            mpath = str(mf.get("manifest_path"))
             if ref in dvs:
                 out.append(Finding("dv.one-per-data-file", f"data file {ref} has two deletion vectors in snapshot "
                                    f"{sid} ({dvs[ref]} and {mpath} entries[{i}])", CLAUSE_DV, file, loc))
