@@ -1003,11 +1003,11 @@ def trap_v3_dv_one_of_two_files(w: ReferenceWriter) -> None:
     t.append(first)
     # "Row Lineage": each append's data file takes first_row_id = the table's next-row-id
     # (0, then 3); rows without stored lineage inherit it and the file's sequence number
-    lineage = {r["id"]: (i, 1) for i, r in enumerate(first)}
+    lineage: dict[int, tuple[int | None, int | None]] = {int(r["id"]): (i, 1) for i, r in enumerate(first)}
     w.expect("append A: ids 1..3", first, dict(lineage))
     second: list[Row] = [{"id": i, "data": f"b{i}"} for i in (4, 5, 6)]
     t.append(second)
-    lineage.update({r["id"]: (3 + i, 2) for i, r in enumerate(second)})
+    lineage.update({int(r["id"]): (3 + i, 2) for i, r in enumerate(second)})
     w.expect("append B: ids 4..6", first + second, dict(lineage))
     file_a = next(iter(t.data_files))
     # "Deletion Vectors": a DV applies to the one data file its referenced_data_file names;

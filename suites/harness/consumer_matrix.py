@@ -473,12 +473,12 @@ def render_html(doc: dict[str, Any]) -> str:
         out.append("<h2>Tables the writers wrote from the op-logs</h2><p>Producer = writer; the worst status of "
                    "its tables (passing/tables); hover for the tables not passing.</p><div class='scroll'><table class='hm'><tr>"
                    "<th class='cap'>writer</th>" + "".join(f"<th>{html.escape(k)}</th>" for k in consumers) + "</tr>")
-        for row in written:
-            producer = next(c for c in row if c is not None)["producer"]
+        for cells in written:
+            producer = next(c for c in cells if c is not None)["producer"]
             tds = [_td(c["status"], f"{producer} / {k}: {_written_text(c)}"
                        + (f"\nnot passing: {', '.join(c['failing'])}" if c["failing"] else ""),
                        anchor(c["failing"][0], k, "written") if c["failing"] else "") if c else _td("", "")
-                   for c, k in zip(row, consumers)]
+                   for c, k in zip(cells, consumers)]
             out.append(f"<tr><td class='lbl'>{html.escape(producer)}</td>{''.join(tds)}</tr>")
         out.append("</table></div>")
     out.append("<h2>Table x consumer</h2><div class='scroll'><table class='hm'><tr><th class='cap'>table (producer)</th>"
