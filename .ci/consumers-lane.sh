@@ -17,7 +17,7 @@ say "golden tables"
 golden_tables "$work/golden"
 
 . .ci/icebird.sh
-icebird_modules "${TOX_ENV_DIR:-$PWD/.tox/consumers}/node"
+icebird_modules "$PWD/.tox/node"
 
 export ICEBERG_CONFORMANCE_CONSUMERS=all           # run the matrix; an absent engine fails
 export ICEBERG_CONFORMANCE_MATRIX_CELLS="$work/cells"

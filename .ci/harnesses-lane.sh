@@ -20,7 +20,7 @@ say() { echo "harnesses lane [$(( $(date +%s) - start ))s]: $*"; }
 rc=0
 
 . .ci/icebird.sh
-icebird_modules "${TOX_ENV_DIR:-$PWD/.tox/harnesses}/node"
+icebird_modules "$PWD/.tox/node"
 
 vector_suites=(suites/test_avro_schema.py suites/test_binary.py suites/test_commit.py
     suites/test_delete_planning.py suites/test_evolution.py suites/test_expressions.py suites/test_hash.py

@@ -56,7 +56,7 @@ readers="${ICEBERG_CONFORMANCE_WRITERS_READERS:-all}"
 [ "$readers" = none ] && readers=""
 if [ -n "$readers" ]; then
     . .ci/icebird.sh
-    icebird_modules "${TOX_ENV_DIR:-$PWD/.tox/writers}/node"
+    icebird_modules "$PWD/.tox/node"
     export ICEBERG_CONFORMANCE_WRITTEN="$work/written"
     mkdir -p "$ICEBERG_CONFORMANCE_WRITTEN"
 fi

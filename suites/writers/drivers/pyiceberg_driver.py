@@ -125,7 +125,9 @@ def run(oplog: dict[str, Any], root: str, engine: str) -> dict[str, Any]:
         op = step["op"]
         if op == "add-files":
             where = tbl.location().removeprefix("file://")
-            tbl.add_files([external_parquet(os.path.join(where, "data", f"external-step{i}.parquet"), step, cols)])
+            # a file URI, as the table's other files (the spec's file_path: a full URI with its scheme)
+            tbl.add_files(["file://" + external_parquet(os.path.join(where, "data", f"external-step{i}.parquet"),
+                                                        step, cols)])
         elif op in ("append", "overwrite"):
             data = _arrow(tbl, step["rows"], cols)
             if engine == "daft":
