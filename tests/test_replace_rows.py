@@ -67,5 +67,9 @@ def test_replace_rows_run_in_full_checks_only_and_within_the_bound(table: str, t
     assert [u.kind for u in plan_units(damaged, roots)].count("replace-rows") == 1
     assert "replace-rows" not in [u.kind for u in plan_units(damaged, roots, metadata_only=True)]
     assert RULE not in _rules(damaged, table, metadata_only=True)
-    monkeypatch.setattr(replace, "MAX_ROWS", 1)   # more rows than the check reads: skipped, not guessed
-    assert RULE not in _rules(damaged, table)
+    monkeypatch.setattr(replace, "MAX_ROWS", 1)   # more rows than the check reads: not guessed, and said so
+    over = check_table(damaged, allowed_roots=[str(Path(table).parent.parent)]).findings
+    assert RULE not in [f.rule for f in over]
+    said = [f for f in over if f.rule == "snapshot.replace-rows-not-compared"]
+    assert len(said) == 1 and said[0].severity == "info" and "200,000" not in said[0].message, over
+    assert "at most 1 rows" in said[0].message

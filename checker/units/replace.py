@@ -32,17 +32,22 @@ MAX_FILES = 2_000
 CLAUSE = "Snapshots: operation (replace -- without changing table data)"
 
 
+class _OverBound(Exception):
+    """A snapshot holds more rows or content files than the comparison reads."""
+
+
 def _tasks(run: CheckRun, doc: dict[str, Any], snap: dict[str, Any]) -> list[Any] | None:
-    """The scan tasks of a snapshot, or None when the check would read too much or a file it may
-    not read."""
+    """The scan tasks of a snapshot, or None when it names a file the check may not read;
+    _OverBound when it would read too much."""
     from iceberg_conformance.reference.scan import plan
 
     tasks = plan(doc, snap)
     files = [t.data for t in tasks] + [d for t in tasks for d in t.position_deletes + t.equality_deletes]
     files += [t.deletion_vector for t in tasks if t.deletion_vector is not None]
-    if len({f.path for f in files}) > MAX_FILES or sum(int(t.data.data_file.get("record_count") or 0)
-                                                       for t in tasks) > MAX_ROWS:
-        return None
+    n_files, n_rows = len({f.path for f in files}), sum(int(t.data.data_file.get("record_count") or 0) for t in tasks)
+    if n_files > MAX_FILES or n_rows > MAX_ROWS:
+        raise _OverBound(f"snapshot {snap.get('snapshot-id')} lists {n_rows} row(s) in {n_files} content file(s) "
+                         f"(the comparison reads at most {MAX_ROWS} rows and {MAX_FILES} files)")
     for f in files:
         local = run.local(f.path)
         if local is None or not run.readable(local):
@@ -88,6 +93,9 @@ def check_replace_rows(run: CheckRun, unit: Unit) -> list[Finding]:
         if after_tasks is None or before_tasks is None or not common.fields:
             return []
         after, before = _rows(doc, common, after_tasks), _rows(doc, common, before_tasks)
+    except _OverBound as e:
+        return [Finding("snapshot.replace-rows-not-compared", f"replace snapshot {sid} was not compared with its "
+                        f"parent {parent_id}: {e}", CLAUSE, unit.path, f"snapshot {sid}", "info")]
     except Exception:  # noqa: BLE001 - what the reference cannot read, the rules of those files report
         return []
     if after == before:
