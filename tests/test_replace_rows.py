@@ -73,3 +73,50 @@ def test_replace_rows_run_in_full_checks_only_and_within_the_bound(table: str, t
     said = [f for f in over if f.rule == "snapshot.replace-rows-not-compared"]
     assert len(said) == 1 and said[0].severity == "info" and "200,000" not in said[0].message, over
     assert "at most 1 rows" in said[0].message
+
+
+def _replace_list(metadata: str) -> Path:
+    import json
+
+    doc = json.loads(Path(metadata).read_text())
+    snap = next(s for s in doc["snapshots"] if s["summary"]["operation"] == "replace")
+    return Path(snap["manifest-list"].removeprefix("file:"))
+
+
+def test_an_unreadable_manifest_list_is_no_change_of_rows(table: str, tmp_path: Path) -> None:
+    """A cut manifest list is reported by its own rule; the replace snapshot is not read as a
+    snapshot of no rows."""
+    fixed = _rewrite(table, tmp_path / "cut", True)
+    listed = _replace_list(fixed)
+    listed.write_bytes(listed.read_bytes()[:40])
+    rules = _rules(fixed, table)
+    assert "avro.list-unreadable" in rules and RULE not in rules, rules
+
+
+def test_the_comparison_reads_no_manifest_list_outside_the_table(table: str, tmp_path: Path) -> None:
+    """A replace snapshot whose manifest list lies outside the directories the run may read is
+    not compared (files.outside-table says so), and that list is never opened."""
+    import json
+    import shutil
+    import sys
+
+    fixed = _rewrite(table, tmp_path / "out", True)
+    listed = _replace_list(fixed)
+    elsewhere = tmp_path / "elsewhere" / listed.name
+    elsewhere.parent.mkdir()
+    shutil.copy(listed, elsewhere)
+    doc = json.loads(Path(fixed).read_text())
+    for s in doc["snapshots"]:
+        if s["summary"]["operation"] == "replace":
+            s["manifest-list"] = str(elsewhere)
+    Path(fixed).write_text(json.dumps(doc))
+    opened: list[str] = []
+
+    def hook(event: str, args: tuple[object, ...]) -> None:
+        if event == "open" and isinstance(args[0], str) and args[0] == str(elsewhere):
+            opened.append(args[0])
+    sys.addaudithook(hook)
+    result = check_table(fixed, allowed_roots=[str(Path(fixed).parent.parent)], workers=1)
+    rules = [f.rule for f in result.findings]
+    assert "files.outside-table" in rules and RULE not in rules, rules
+    assert not opened, opened

@@ -6,10 +6,12 @@ data file with the deletes that apply to it) and compares the rows as multisets,
 both snapshots' schemas have (by field id, typed as in the replace snapshot's schema), so a
 column added or dropped between the two commits is not a change of data.
 
-It reads content files, so it runs in a full check only, and it is bounded: it is skipped (no
-finding) when either snapshot lists more than :data:`MAX_ROWS` rows or :data:`MAX_FILES` content
-files, when a file lies outside the directories the run may read or is absent, when the table was
-relocated, or when the reference cannot read a snapshot (the rules of those files report why).
+It reads content files, so it runs in a full check only, and it is bounded. It is not made, and
+the info finding ``snapshot.replace-rows-not-compared`` says why, when either snapshot lists more
+than :data:`MAX_ROWS` rows or :data:`MAX_FILES` content files, when the table is read relocated,
+or when the reference reader fails on a snapshot. It is not made, without a finding of its own,
+when a manifest list, manifest or content file of either snapshot lies outside the directories the
+run may read, is absent, or decodes with an error: the rules of those files report it.
 Iceberg Java's rewrite that committed rewritten files at a new sequence number, after equality
 deletes of the rows they replace, made those rows live again (apache/iceberg#3842).
 """
@@ -72,11 +74,41 @@ def _show(schema: StructType, rows: Counter[str], limit: int = 2) -> str:
     return "; ".join(shown) + ("; ..." if len(rows) > limit else "")
 
 
+def _metadata_read_cleanly(run: CheckRun, snap: dict[str, Any]) -> bool:
+    """Whether the manifest list and the manifests of ``snap`` lie where the run may read and
+    decode without an error finding (read through the run, as every other unit reads them): the
+    reference planner would otherwise count an unreadable list as a snapshot of no rows."""
+    paths: list[Any] = []
+    listed = snap.get("manifest-list")
+    if isinstance(listed, str):
+        local = run.local(listed)
+        if local is None or not run.readable(local):
+            return False
+        records, found = run.manifest_list(local)
+        if any(f.severity == "error" for f in found):
+            return False
+        paths = [r.get("manifest_path") for r in records]
+    elif isinstance(snap.get("manifests"), list):
+        paths = list(snap["manifests"])
+    else:
+        return False
+    for path in paths:
+        local = run.local(path) if isinstance(path, str) else None
+        if local is None or not run.readable(local) or any(f.severity == "error" for f in run.manifest(local)[1]):
+            return False
+    return True
+
+
+def _not_compared(sid: int, parent_id: int, unit: Unit, why: str) -> list[Finding]:
+    return [Finding("snapshot.replace-rows-not-compared", f"replace snapshot {sid} was not compared with its parent "
+                    f"{parent_id}: {why}", CLAUSE, unit.path, f"snapshot {sid}", "info")]
+
+
 def check_replace_rows(run: CheckRun, unit: Unit) -> list[Finding]:
     from iceberg_conformance.reference.scan import schema_for
 
     doc = run.doc
-    if doc is None or run.local.moves:
+    if doc is None:
         return []
     snaps = snapshots_by_id(doc)
     sid, parent_id = unit.context.get("snapshot_id"), unit.context.get("parent_id")
@@ -85,6 +117,12 @@ def check_replace_rows(run: CheckRun, unit: Unit) -> list[Finding]:
     snap, parent = snaps.get(sid), snaps.get(parent_id)
     if snap is None or parent is None:
         return []
+    if run.local.moves:
+        # the reference reader opens the paths as recorded; a relocated table's are elsewhere
+        return _not_compared(sid, parent_id, unit, "the table is read relocated (--relocate, or from an object "
+                             "store), and the row comparison reads files at the paths the metadata records")
+    if not (_metadata_read_cleanly(run, snap) and _metadata_read_cleanly(run, parent)):
+        return []   # the manifest list's or manifests' own findings say why
     try:
         after_schema, before_schema = schema_for(doc, snap), schema_for(doc, parent)
         before_ids = {f.field_id for f in before_schema.fields}
@@ -94,10 +132,9 @@ def check_replace_rows(run: CheckRun, unit: Unit) -> list[Finding]:
             return []
         after, before = _rows(doc, common, after_tasks), _rows(doc, common, before_tasks)
     except _OverBound as e:
-        return [Finding("snapshot.replace-rows-not-compared", f"replace snapshot {sid} was not compared with its "
-                        f"parent {parent_id}: {e}", CLAUSE, unit.path, f"snapshot {sid}", "info")]
-    except Exception:  # noqa: BLE001 - what the reference cannot read, the rules of those files report
-        return []
+        return _not_compared(sid, parent_id, unit, str(e))
+    except Exception as e:  # noqa: BLE001 - the files' own rules report what is wrong with them
+        return _not_compared(sid, parent_id, unit, f"the reference reader could not read them ({type(e).__name__})")
     if after == before:
         return []
     gone, new = before - after, after - before
