@@ -216,6 +216,34 @@ def test_an_intermittent_problem_is_covered_when_seen_and_not_required() -> None
     assert status("checker:b") == judge.FAIL  # checker:a is required: the entry is stale without it
 
 
+def test_an_error_is_known_only_when_it_says_the_entrys_text() -> None:
+    """An entry with error_match explains a step's error only when the error says that text:
+    another exception at the same step (a bug of the driver, another refusal) fails the cell, and
+    the entry is then stale."""
+    entry = {"writer": "w", "oplog": "o", "problems": ["error:step0"], "error_match": "KeyError: 'tags.list.item'",
+             "rule": "a", "reason": "r", "upstream": "none"}
+
+    def status(error: str) -> str:
+        cell = judge.Cell("w", "o", "append", 2, problems={"error:step0": f"add-files: {error}"})
+        judge._apply_known(cell, [entry])
+        return cell.status
+
+    assert status("KeyError: 'tags.list.item'") == judge.KNOWN
+    assert status("TypeError: add_files() got an unexpected keyword argument") == judge.FAIL
+    assert status("KeyError: 'other.list.item'") == judge.FAIL
+    loose = {k: v for k, v in entry.items() if k != "error_match"}
+    cell = judge.Cell("w", "o", "append", 2, problems={"error:step0": "add-files: TypeError"})
+    judge._apply_known(cell, [loose])
+    assert cell.status == judge.KNOWN   # without error_match any error of that step is the entry's
+
+
+def test_every_known_error_of_a_step_names_its_text() -> None:
+    """The writers' known failures that explain a step's error say which error (error_match)."""
+    loose = [(e["writer"], e["oplog"]) for e in judge.known_failures()
+             if any(p.startswith("error:") for p in e["problems"]) and not e.get("error_match")]
+    assert not loose, loose
+
+
 def test_replay_of_an_upsert_keeps_each_key_once_with_its_last_row() -> None:
     rows = dict(oplogs.replay(LOGS["v2-upsert-same-key-twice"]))[1]
     assert sorted((r["id"], r["v"]) for r in rows) == [(1, "b"), (2, "a"), (3, "c")]

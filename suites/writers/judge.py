@@ -181,8 +181,18 @@ def _apply_known(cell: Cell, entries: list[dict[str, Any]]) -> None:
     # never stale when not
     sometimes = [p for e in mine for p in e.get("intermittent", [])]
     named_adv = [a for e in mine for a in e.get("advisories", [])]
-    uncovered = sorted(k for k in failing if not any(fnmatch.fnmatchcase(k, p) for p in named + sometimes))
-    stale = sorted(p for p in named if not any(fnmatch.fnmatchcase(k, p) for k in failing))
+
+    def covers(e: dict[str, Any], k: str, patterns: list[str]) -> bool:
+        # an entry with error_match explains a step's error only when the error says that text,
+        # so another exception at the same step (a bug of the driver, another refusal) is no
+        # known failure
+        if not any(fnmatch.fnmatchcase(k, p) for p in patterns):
+            return False
+        return not (k.startswith("error:") and e.get("error_match")) or e["error_match"] in cell.problems[k]
+
+    uncovered = sorted(k for k in failing
+                       if not any(covers(e, k, e["problems"] + e.get("intermittent", [])) for e in mine))
+    stale = sorted(p for e in mine for p in e["problems"] if not any(covers(e, k, [p]) for k in failing))
     stale += sorted(a for a in named_adv if not any(fnmatch.fnmatchcase(k, a) for k in cell.advisories))
     cell.known = mine
     if uncovered or stale:
