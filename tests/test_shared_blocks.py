@@ -1,0 +1,49 @@
+"""The manifest lists of a table are decoded by their new records only (reference/avro.py
+SharedBlocks): a list repeating the blocks of a list read before decodes the records before that
+tail and reuses the rest. What it gives must be what decoding every list whole gives: the same
+entries and the same findings, list by list, on a table whose lists do repeat each other."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from iceberg_conformance.reference.avro import SharedBlocks, read_container_shared
+from iceberg_conformance.reference.manifests import read_manifest_list
+
+
+@pytest.fixture(scope="module")
+def lists(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """The manifest lists, oldest first, of a PyIceberg table of eight appends."""
+    pytest.importorskip("pyiceberg", reason="PyIceberg writes the table (extra pyiceberg)")
+    import pyarrow as pa
+    from pyiceberg.catalog.sql import SqlCatalog
+
+    root = tmp_path_factory.mktemp("lists")
+    catalog = SqlCatalog("c", uri=f"sqlite:///{root / 'c.db'}", warehouse=f"file://{root}")
+    catalog.create_namespace("db")
+    data = pa.table({"id": pa.array([1, 2], pa.int64()), "s": pa.array(["a", None], pa.string())})
+    t = catalog.create_table("db.t", data.schema, properties={"format-version": "2"})
+    for _ in range(8):
+        t.append(data)
+    doc = json.loads(Path(str(t.metadata_location).removeprefix("file://")).read_text())
+    snaps = sorted(doc["snapshots"], key=lambda s: s["sequence-number"])
+    return [s["manifest-list"].removeprefix("file://") for s in snaps]
+
+
+def test_lists_read_by_their_new_records_equal_lists_read_whole(lists: list[str]) -> None:
+    blocks = SharedBlocks()
+    for path in lists:
+        shared_entries, shared_findings = read_manifest_list(path, 2, None, blocks)
+        whole_entries, whole_findings = read_manifest_list(path, 2, None, None)
+        assert shared_entries == whole_entries, path
+        assert [f.rule for f in shared_findings] == [f.rule for f in whole_findings], path
+
+
+def test_the_table_s_lists_do_repeat_each_other(lists: list[str]) -> None:
+    """Without this the test above would compare two whole decodings."""
+    blocks = SharedBlocks()
+    hits = [read_container_shared(path, blocks)[3] for path in lists]
+    assert not hits[0] and sum(hits) >= len(lists) - 2, hits
