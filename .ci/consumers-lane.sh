@@ -3,7 +3,7 @@
 # consumer x capability matrix. Every consumer reads every golden table, snapshot by snapshot.
 #   1. golden tables: those the ci lane wrote (.tox/golden) or $ICEBERG_CONFORMANCE_GOLDEN, generated
 #      when missing or older than the generators (.ci/golden.sh; needs Java 17)
-#   2. icebird (npm, pinned) into .tox/consumers/node unless $ICEBERG_CONFORMANCE_NODE_MODULES is set
+#   2. icebird (npm, pinned) into .tox/node (shared by the lanes) unless $ICEBERG_CONFORMANCE_NODE_MODULES is set
 #   3. pytest suites/test_matrix.py: one test per table x consumer and per table x filter x consumer;
 #      every engine must be there
 #   4. report/matrix-consumers.{html,json,md}

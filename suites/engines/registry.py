@@ -597,7 +597,8 @@ def scan_datafusion(r: ReadRequest, filters: dict[str, Any]) -> SnapshotRead:
 def node_modules() -> Path:
     given = os.environ.get(ICEBIRD_ENV)
     candidates = [Path(given)] if given else []
-    candidates.append(Path(__file__).resolve().parents[2] / ".tox" / "consumers" / "node")
+    # where the CI lanes install it (.ci/icebird.sh), in a checkout
+    candidates.append(Path(__file__).resolve().parents[2] / ".tox" / "node")
     for c in candidates:
         if (c / "node_modules" / "icebird" / "package.json").is_file():
             return c / "node_modules"
