@@ -650,6 +650,13 @@ def main(argv: list[str] | None = None) -> int:
     print("table x consumer:", ", ".join(f"{k} {v}" for k, v in c["table_x_consumer"].items()))
     print("capability cells:", ", ".join(f"{k} {v}" for k, v in c["capability_cells"].items()))
     print("filter cases:", ", ".join(f"{k} {v}" for k, v in c["filter_cases"].items()))
+    if doc.get("written_cells"):
+        # the tables the writers wrote: their reads, summed over the writer x consumer cells
+        reads: dict[str, int] = {}
+        for cell in doc["written_cells"]:
+            for k, v in cell["counts"].items():
+                reads[k] = reads.get(k, 0) + int(v)
+        print("written tables, reads:", ", ".join(f"{k} {v}" for k, v in reads.items()))
     return 0
 
 
