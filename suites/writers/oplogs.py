@@ -157,8 +157,7 @@ def replay(oplog: dict[str, Any]) -> list[tuple[int, list[dict[str, Any]]]]:
             kept = [r for r in rows if "where" in step and not matches(fields, step["where"], r)]
             rows = kept + [dict(r) for r in step["rows"]]
         elif op == "upsert":
-            for new in step["rows"]:
-                rows = [r for r in rows if any(r.get(k) != new.get(k) for k in step["key"])] + [dict(new)]
+            rows = _merge(rows, step["rows"], step["key"])
         elif op == "delete":
             rows = [r for r in rows if not matches(fields, step["where"], r)]
         elif op == "update":
@@ -176,13 +175,12 @@ def replay(oplog: dict[str, Any]) -> list[tuple[int, list[dict[str, Any]]]]:
 
 
 def _merge(rows: list[dict[str, Any]], given: list[dict[str, Any]], on: list[str]) -> list[dict[str, Any]]:
-    """An upsert: each row whose ``on`` columns equal a given row's becomes that row (every
-    column), the given rows that match no row are added."""
-    def key(r: dict[str, Any]) -> tuple[Any, ...]:
-        return tuple(r.get(c) for c in on)
-    by_key = {key(r): dict(r) for r in given}
-    matched = {key(r) for r in rows if key(r) in by_key}
-    return [by_key[key(r)] if key(r) in by_key else r for r in rows] + [dict(r) for r in given if key(r) not in matched]
+    """The rows after an upsert (``upsert`` keyed by ``key``, ``merge`` by ``on``): the given rows,
+    in order, each replace every row whose key columns equal its own, so a key given twice ends as
+    its last row; the rows of other keys are kept."""
+    for new in given:
+        rows = [r for r in rows if any(r.get(c) != new.get(c) for c in on)] + [dict(new)]
+    return rows
 
 
 def fields_after(oplog: dict[str, Any], index: int) -> list[dict[str, Any]]:
