@@ -208,6 +208,9 @@ def arrow_matches(t: IcebergType, dt: Any) -> bool:
     if isinstance(t, UUIDType):
         return (pa.types.is_fixed_size_binary(dt) and dt.byte_width == 16) or (
             getattr(dt, "extension_name", "") == "arrow.uuid")
+    if isinstance(t, VariantType):  # Appendix A: metadata and value binaries (and a shredded typed_value)
+        return bool(pa.types.is_struct(dt) and dt.get_field_index("metadata") >= 0
+                    and pa.types.is_binary(dt.field("metadata").type))
     if isinstance(t, StructType):
         if not pa.types.is_struct(dt):
             return False

@@ -44,7 +44,7 @@ from .findings import Finding
 from .types import (
     BinaryType, BooleanType, DateType, DecimalType, DoubleType, FloatType, GeographyType, GeometryType, IcebergType,
     IntegerType, ListType, LongType, MapType, NestedField, StringType, StructType, TimestampNanoType, TimestampType,
-    TimestamptzNanoType, TimestamptzType, TimeType, UUIDType, parse_type,
+    TimestamptzNanoType, TimestamptzType, TimeType, UUIDType, VariantType, parse_type,
 )
 from .schema import walk
 from .values import value_from_json, value_to_json
@@ -57,6 +57,7 @@ CLAUSE_LIST = "Manifest Lists"
 CLAUSE_VERSIONS = "Delete Formats (row-level deletes v2, deletion vectors v3); Appendix E: Version 2"
 CLAUSE_BOUNDS = "Manifests / Entries in Manifests (Column Metrics)"
 CLAUSE_GEO_BOUNDS = "Manifests / Field-level Metrics and Statistics / Bounds for Geometry and Geography"
+CLAUSE_VARIANT_BOUNDS = "Manifests / Field-level Metrics and Statistics / Bounds for Variant"
 CLAUSE_DELETES = "Delete Formats / Deletion Vectors"
 CLAUSE_AVRO = "Appendix A: Format-specific Requirements / Avro / Field IDs"
 CLAUSE_AVRO_TYPES = "Appendix A: Format-specific Requirements / Avro (decimal(P,S))"
@@ -658,12 +659,14 @@ def bound_columns(by_id: dict[int, NestedField]) -> dict[str, _Column]:
     """For each column id (as a bounds map key): its type, the decoder of its binary bound form,
     whether it is a decimal (minimal bytes) or a float (NaN never a bound), and its bulk format."""
     from .binary import bound_from_bytes, from_bytes
+    from .variant import bounds_from_bytes
 
     out: dict[str, _Column] = {}
     for fid, field in by_id.items():
         t = field.field_type
         geo = isinstance(t, (GeometryType, GeographyType))
-        decoder: Any = partial(bound_from_bytes, t) if geo else partial(from_bytes.dispatch(type(t)), t)
+        decoder: Any = partial(bound_from_bytes, t) if geo else bounds_from_bytes if isinstance(t, VariantType) \
+            else partial(from_bytes.dispatch(type(t)), t)
         out[str(fid)] = (t, decoder, isinstance(t, DecimalType), isinstance(t, (FloatType, DoubleType)),
                          _BULK.get(type(t)))
     return out
@@ -694,6 +697,23 @@ def geo_box_problems(t: IcebergType, lower: Any, upper: Any) -> list[str]:
         for which, p in (("lower", lower), ("upper", upper)):
             if not -180.0 <= p[0] <= 180.0 or not -90.0 <= p[1] <= 90.0:
                 out.append(f"{which} bound ({_coord(p[0])}, {_coord(p[1])}) is outside x [-180..180], y [-90..90]")
+    return out
+
+
+def variant_bound_problems(lower: dict[str, Any], upper: dict[str, Any]) -> list[tuple[str, str]]:
+    """(rule, why) for the decoded bounds of one variant column ("Bounds for Variant": "upper and
+    lower bounds must have the same Variant type"; a lower bound above its upper bound)."""
+    from .variant import order_key, show
+
+    out = []
+    for p in sorted(set(lower) & set(upper)):
+        lo, hi = lower[p], upper[p]
+        if lo.type != hi.type:
+            out.append(("manifests.variant-bound-type", f"{p}: lower bound is a Variant {lo.type}, upper bound a "
+                        f"{hi.type} (they must have the same Variant type)"))
+        elif (kl := order_key(lo)) is not None and (kh := order_key(hi)) is not None and kl > kh:
+            out.append(("manifests.bounds-order", f"{p}: lower bound {show(lo)} is greater than upper bound "
+                        f"{show(hi)}"))
     return out
 
 
@@ -780,6 +800,13 @@ def check_bounds(entries: list[dict[str, Any]], columns: dict[str, _Column], pat
                     for problem in geo_box_problems(t, lo, highs[i]):
                         add(i, _finding("manifests.bound-geo-point", f"column {key} ({t}): {problem}",
                                         CLAUSE_GEO_BOUNDS, path, f"entries[{i}]"))
+            continue
+        if isinstance(t, VariantType):
+            for i, lo in lows.items():
+                if i in highs:
+                    for rule, problem in variant_bound_problems(lo, highs[i]):
+                        add(i, _finding(rule, f"column {key} (variant): {problem}", CLAUSE_VARIANT_BOUNDS, path,
+                                        f"entries[{i}]"))
             continue
         for i, lo in lows.items():
             if i not in highs:

@@ -27,7 +27,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import manifests
+from . import manifests, variant
 from .binary import Point, point_to_bytes, to_bytes
 from .commit import VERSION_HINT
 from .transforms import parse_transform
@@ -373,7 +373,11 @@ class TableBuilder:
     :meth:`evolve_spec` adds one and makes it the default). With ``bounds`` every data and delete
     file gets the lower and upper bounds of its primitive columns ("Manifests": bounds of the
     non-null, non-NaN values, in the binary form of Appendix D, never truncated) and NaN counts
-    of its float and double columns; without, only geometry and geography columns have bounds.
+    of its float and double columns, and a variant column (written shredded,
+    :func:`variant.shred`) its bounds by normalized path ("Bounds for Variant"; strings and binary
+    cut to :attr:`variant_truncate`, the upper bound rounded up); without, only geometry and
+    geography columns have bounds. A variant column's row values are plain Python values or
+    :mod:`reference.variant` values (:func:`variant.from_python`).
     Snapshot ids are ``1001, 1002, ...``; the snapshot of commit ``n`` has sequence number ``n``.
     """
 
@@ -388,6 +392,9 @@ class TableBuilder:
         self.location = os.path.abspath(location)
         self.version = version
         self.bounds = bounds
+        #: code points (string) or bytes (binary) variant bounds are cut to (as Iceberg Java's
+        #: default metrics mode ``truncate(16)``); None: not cut
+        self.variant_truncate: int | None = 16
         #: rows per Parquet row group (pyarrow's default: one group for a small file)
         self.row_group_size = row_group_size
         #: write the optional ``snapshot-log`` ("Table Metadata Fields": optional in every version)
@@ -508,6 +515,12 @@ class TableBuilder:
                 continue
             default = f.get("write-default")
             values = [r.get(f["name"], default) if f["name"] not in r else r[f["name"]] for r in rows]
+            if isinstance(nf.field_type, VariantType):
+                arrays.append(self._variant_column(f, [None if v is None else variant.from_python(v) for v in values],
+                                                   lower, upper))
+                arrow_fields.append(pa.field(f["name"], arrays[-1].type, nullable=not f["required"],
+                                             metadata={b"PARQUET:field_id": str(f["id"]).encode()}))
+                continue
             internal = [None if v is None else from_json(nf.field_type, v) for v in values]
             arrow_type = _arrow_type(f["type"])
             arrays.append(_arrow_array([_by_name(nf.field_type, v) for v in internal], arrow_type))
@@ -543,6 +556,20 @@ class TableBuilder:
         if nans:
             out["nan_value_counts"] = nans
         return out
+
+    def _variant_column(self, f: dict[str, Any], rows: list[variant.Variant | None], lower: dict[str, str],
+                        upper: dict[str, str]) -> Any:
+        """A variant column, shredded (:func:`variant.shred`: the top-level object fields of one
+        primitive type in ``typed_value``); with ``bounds``, its bounds by normalized path
+        ("Bounds for Variant", Appendix D), strings and binary truncated to
+        :attr:`variant_truncate` with the upper bound rounded up."""
+        arr, _ = variant.shred(rows)
+        if self.bounds:
+            lo, hi = variant.column_bounds(rows, self.variant_truncate)
+            if lo:
+                lower[str(f["id"])] = variant.bounds_to_bytes(lo).hex()
+                upper[str(f["id"])] = variant.bounds_to_bytes(hi).hex()
+        return arr
 
     def _partition(self, spec_id: int, row: dict[str, Any]) -> dict[str, Any]:
         """The partition tuple (JSON form, keyed by partition field id) of a row."""

@@ -1,9 +1,10 @@
 """Bugs that shipped (``bugs/corpus``): every reproduction the corpus names is shown to catch its bug.
 
 * a writer bug's damage case is written into a valid table (the reference writer's v1, v2 with
-  position deletes, v3 with a deletion vector, PyIceberg's partitioned v2 table; in the Spark lane
-  also the golden tables) and the checker must report the record's rule. A case whose bug needs
-  a feature only the golden tables have is skipped, with the reason, when they are not given;
+  position deletes, v3 with a deletion vector, v3 with a variant column, PyIceberg's partitioned
+  v2 table; in the Spark lane also the golden tables) and the checker must report the record's
+  rule. A case whose bug needs a feature only the golden tables have is skipped, with the
+  reason, when they are not given;
 * a value bug's vector cases exist (the vector suites hold every target, the reference included,
   to them);
 * a reader bug's trap (``<golden table> > <filter id> > <engine>``) is listed by a known failure of
@@ -95,12 +96,15 @@ def test_corpus_holds_the_bugs_that_shipped() -> None:
 @pytest.fixture(scope="session")
 def written_tables(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     """The tables written here (read only by the tests): the reference writer's v1, v2 with
-    position deletes, v3 with a deletion vector, and PyIceberg's partitioned v2 table (day,
+    position deletes, v3 with a deletion vector, v3 with a shredded variant column and its bounds,
+    and PyIceberg's partitioned v2 table (day,
     bucket and truncate partitions, a delete) where PyIceberg is installed."""
     tmp = tmp_path_factory.mktemp("bug-victims")
     out = [write_table(str(tmp / "ref-v1"), 1)]
     out.append(small_tables.add_position_deletes(write_table(str(tmp / "ref-v2"), 2), [0]))
     out.append(small_tables.add_deletion_vector(write_table(str(tmp / "ref-v3"), 3), [0]))
+    (tmp / "ref-variant").mkdir()
+    out.append(small_tables.write_variant_table(tmp / "ref-variant"))
     if importlib.util.find_spec("pyiceberg") is not None and importlib.util.find_spec("sqlalchemy") is not None:
         (tmp / "pyiceberg").mkdir()
         out.append(small_tables.write_pyiceberg_table(tmp / "pyiceberg"))

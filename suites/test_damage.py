@@ -98,6 +98,12 @@ def test_reference_table_damage_is_reported(version: int, tmp_path: Path, reques
     _run(table, tmp_path / "damaged", f"reference-v{version}", request)
 
 
+def test_variant_table_damage_is_reported(tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """The reference writer's v3 table with a shredded variant column and its bounds by path
+    (no golden table holds a variant: Spark 3.5 writes none)."""
+    _run(t.write_variant_table(tmp_path), tmp_path / "damaged", "reference-v3-variant", request)
+
+
 def test_pyiceberg_table_damage_is_reported(tmp_path: Path, request: pytest.FixtureRequest) -> None:
     pytest.importorskip("pyiceberg", reason="the pyiceberg extra writes this table")
     pytest.importorskip("sqlalchemy", reason="pyiceberg's SqlCatalog needs sqlalchemy")

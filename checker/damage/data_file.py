@@ -20,7 +20,9 @@ from iceberg_conformance.checker.damage.registry import (
 )
 from iceberg_conformance.checker.find import local_path
 from iceberg_conformance.checker.units.datafile import byte_reversed, unscaled
+from iceberg_conformance.reference import variant
 from iceberg_conformance.reference.avro import read_container
+from iceberg_conformance.reference.errors import SpecViolation
 from iceberg_conformance.reference.metadata import parse_schema
 from iceberg_conformance.reference.schema import walk
 from iceberg_conformance.reference.types import ListType, MapType, StructType
@@ -545,3 +547,37 @@ def _orc_nanos(o: Overlay, rng: random.Random) -> str | None:
                 and (f.metadata or {}).get(b"iceberg.timestamp-unit", b"MICROS") == b"MICROS"
                 and non_negative(t, f.name)]
     return _orc_case(o, rng, victims, change)
+
+
+def variant_bounds(o: Overlay, which: str) -> list[tuple[str, int, dict[str, Any], dict[str, Any],
+                                                       dict[str, variant.Primitive]]]:
+    """(manifest, index, entry, bound item, decoded bounds by path) of the live data files' bounds
+    of variant columns (none under a name mapping: files without field ids are not compared)."""
+    if "schema.name-mapping.default" in (o.doc.get("properties") or {}):
+        return []
+    cols = _column_types(o)
+    out = []
+    for p, i, e in data_entries(o):
+        for item in e["data_file"].get(which) or []:
+            if cols.get(int(item["key"])) != "variant":
+                continue
+            try:
+                out.append((p, i, e, item, variant.bounds_from_bytes(item["value"])))
+            except SpecViolation:
+                continue
+    return out
+
+
+@damage("manifests.variant-bound-type", "data-file",
+        "a variant upper bound of another Variant type than its lower bound (a string bound written as binary)")
+def _variant_bound_type(o: Overlay, rng: random.Random) -> str | None:
+    cands = [(p, i, item, bounds, path) for p, i, _e, item, bounds in variant_bounds(o, "upper_bounds")
+             for path, b in sorted(bounds.items()) if b.type == "string"]
+    c = pick(rng, cands)
+    if c is None:
+        return None
+    p, i, item, bounds, path = c
+    item["value"] = variant.bounds_to_bytes(
+        {**bounds, path: variant.Primitive("binary", bounds[path].value.encode("utf-8"))})
+    o.touch_manifest(p)
+    return f"{os.path.basename(p)} entries[{i}] variant upper bound of column {item['key']} at {path} written as binary"

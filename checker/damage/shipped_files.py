@@ -34,15 +34,17 @@ from iceberg_conformance.checker.damage.registry import (
 )
 from iceberg_conformance.checker.find import local_path
 from iceberg_conformance.checker.rewrite import AvroFile
+from iceberg_conformance.reference import variant
 from iceberg_conformance.reference.avro import from_avro
 from iceberg_conformance.reference.binary import from_bytes, is_minimal_decimal, to_bytes
+from iceberg_conformance.reference.errors import SpecViolation
 from iceberg_conformance.reference.manifests import manifest_entry_type
 from iceberg_conformance.reference.metadata import parse_schema, spec_by_id
 from iceberg_conformance.reference.schema import walk
 from iceberg_conformance.reference.types import (
     DateType, DecimalType, DoubleType, FloatType, IcebergType, IntegerType, ListType, LongType, MapType,
     StringType, StructType, TimestampNanoType, TimestampType, TimestamptzNanoType, TimestamptzType, UUIDType,
-    type_to_json,
+    VariantType, type_to_json,
 )
 
 Entry = tuple[str, int, dict[str, Any]]
@@ -1542,3 +1544,94 @@ def _rust_decimal_unsigned(o: Overlay, rng: random.Random) -> str | None:
     o.touch_manifest(p)
     return (f"{os.path.basename(p)} entries[{i}] lower bound of column {lo['key']} {raw.hex()} re-read unsigned: "
             f"unscaled {unsigned} written ({lo['value'].hex()})")
+
+
+# --- variant bounds (Appendix D: a serialized Variant object of normalized path -> bound) ----------
+
+@damage("data.upper-bound", "manifest",
+        "a variant binary upper bound cut to 16 bytes without rounding up (the plain prefix of a longer maximum)",
+        name="iceberg-java-16880-variant-binary-upper-bound-truncated-down",
+        bug="iceberg-java-16880-variant-binary-upper-bound-truncated-down")
+def _java_variant_binary_truncated_down(o: Overlay, rng: random.Random) -> str | None:
+    # Iceberg Java's default metrics mode truncate(16): a longer binary maximum is kept as its
+    # 16-byte prefix with the last byte incremented; the bug kept the prefix as it is. A 16-byte
+    # upper bound is such a rounded-up prefix when the file holds a longer value with that prefix
+    # less one in its last byte; the case writes that prefix.
+    cands = []
+    for p, i, e, item, bounds in generic_data.variant_bounds(o, "upper_bounds"):
+        lower = _bound(e["data_file"], "lower_bounds", int(item["key"]))
+        lows = variant.bounds_from_bytes(lower["value"]) if lower is not None else {}
+        for path, b in sorted(bounds.items()):
+            if b.type != "binary" or len(b.value) != 16 or b.value[-1] == 0:
+                continue
+            prefix = b.value[:-1] + bytes([b.value[-1] - 1])
+            longest = _variant_values(e, int(item["key"]), path)
+            if any(isinstance(v, bytes) and len(v) > 16 and v[:16] == prefix for v in longest) \
+                    and (path not in lows or lows[path].value <= prefix):
+                cands.append((p, i, item, bounds, path, prefix))
+    c = pick(rng, cands)
+    if c is None:
+        return None
+    p, i, item, bounds, path, prefix = c
+    was = bounds[path].value
+    item["value"] = variant.bounds_to_bytes({**bounds, path: variant.Primitive("binary", prefix)})
+    o.touch_manifest(p)
+    return (f"{os.path.basename(p)} entries[{i}] variant upper bound of column {item['key']} at {path} "
+            f"{was.hex()} written as the plain 16-byte prefix {prefix.hex()}")
+
+
+@damage("data.upper-bound", "manifest",
+        "variant string bounds picked in UTF-16 order (U+FFFD above U+1F600) instead of UTF-8 byte order",
+        also=("data.lower-bound",),  # the UTF-16 least value may be a supplementary character too
+        name="iceberg-java-17397-variant-string-bounds-utf16-order",
+        bug="iceberg-java-17397-variant-string-bounds-utf16-order")
+def _java_variant_string_utf16(o: Overlay, rng: random.Random) -> str | None:
+    # The writer took min and max of a shredded string field with Java's String order (UTF-16
+    # code units): a character above U+FFFF (a surrogate pair, D800..DBFF) sorts below U+E000..
+    # U+FFFF there, above them in UTF-8. The case recomputes the bounds of a path in that order
+    # from the file's values and writes them where they differ from the valid ones.
+    def utf16(s: str) -> bytes:
+        return s.encode("utf-16-be", "surrogatepass")
+    cands = []
+    for p, i, e, item, uppers in generic_data.variant_bounds(o, "upper_bounds"):
+        fid = int(item["key"])
+        lower = _bound(e["data_file"], "lower_bounds", fid)
+        lowers = variant.bounds_from_bytes(lower["value"]) if lower is not None else {}
+        for path, b in sorted(uppers.items()):
+            strings = [v for v in _variant_values(e, fid, path) if isinstance(v, str)]
+            if b.type != "string" or path not in lowers or not strings:
+                continue
+            hi16 = max(strings, key=utf16)
+            if hi16.encode("utf-8") < max(strings, key=lambda s: s.encode("utf-8")).encode("utf-8"):
+                cands.append((p, i, e, item, lower, uppers, lowers, path, min(strings, key=utf16), hi16))
+    c = pick(rng, cands)
+    if c is None:
+        return None
+    p, i, _e, item, lower, uppers, lowers, path, lo16, hi16 = c
+    up = variant.truncate_upper(variant.Primitive("string", hi16), 16)
+    if up is None or lower is None:
+        return None
+    item["value"] = variant.bounds_to_bytes({**uppers, path: up})
+    lower["value"] = variant.bounds_to_bytes({**lowers, path: variant.truncate_lower(variant.Primitive("string", lo16),
+                                                                                     16)})
+    o.touch_manifest(p)
+    return (f"{os.path.basename(p)} entries[{i}] variant bounds of column {item['key']} at {path} picked in UTF-16 "
+            f"order: upper {hi16!r}, lower {lo16!r}")
+
+
+def _variant_values(e: dict[str, Any], fid: int, path: str) -> list[Any]:
+    """The non-null values at normalized ``path`` of variant column ``fid`` of an entry's Parquet
+    data file (Python values)."""
+    df = e["data_file"]
+    if str(df.get("file_format")).upper() != "PARQUET":
+        return []
+    table = _read(str(df["file_path"]))
+    col = _column_of(table, fid)
+    if col is None:
+        return []
+    out: list[Any] = []
+    for chunk in table.column(col).chunks:
+        for r in variant.unshred(chunk):
+            if r is not None:
+                out += [v.value for v in variant.values_by_path(r).get(path, [])]
+    return out

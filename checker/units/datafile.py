@@ -45,7 +45,8 @@ from iceberg_conformance.checker.units.lineage import (
     ADDED_RULES, CLAUSE_ASSIGNMENT, LINEAGE_COLUMNS, non_null_lineage,
 )
 from iceberg_conformance.checker.units.metrics import (
-    accumulate, ColumnStats, compare_stats, leaf_arrays, same_value, show,
+    accumulate, accumulate_variant, ColumnStats, compare_stats, compare_variant, leaf_arrays, same_value, show,
+    VariantStats,
 )
 from iceberg_conformance.reference import orc as ro, parquet as rp
 from iceberg_conformance.reference.arrow import arrow_matches, avro_table, field_id, nested_arrow_fields, walk_arrow
@@ -60,6 +61,7 @@ from iceberg_conformance.reference.transforms import (
 )
 from iceberg_conformance.reference.types import (
     DateType as _Date, DecimalType, IcebergType, ListType, LongType, MapType, NestedField, StringType, StructType,
+    VariantType,
 )
 from iceberg_conformance.reference.values import value_from_json
 
@@ -106,6 +108,18 @@ def _arrow_leaves(schema: Any) -> dict[int, tuple[int, list[tuple[str, int]], An
     """field id -> (top-level column index, steps, arrow type) of each primitive leaf."""
     return {fid: (top, list(steps), f.type) for top, steps, f in walk_arrow(schema)
             if not _arrow_nested(f.type) and (fid := field_id(f)) is not None}
+
+
+def _variant_columns(schema: Any, index: rp.FieldIndex) -> dict[int, int]:
+    """field id -> top-level column index of each variant column of the file (a struct holding a
+    ``metadata`` field; Appendix A: "group with metadata and value fields")."""
+    out: dict[int, int] = {}
+    for i, f in enumerate(schema):
+        fid = field_id(f)
+        if fid is not None and pa.types.is_struct(f.type) and f.type.get_field_index("metadata") >= 0 \
+                and any(isinstance(t, VariantType) for _, t, _ in index.get(fid, [])):
+            out[fid] = i
+    return out
 
 
 def _arrow_nested(t: Any) -> bool:
@@ -384,7 +398,9 @@ def _check_columns(run: CheckRun, uri: str, df: dict[str, Any], ctx: dict[str, A
             continue
         types[fid] = next((t for t in cands if arrow_matches(t, at)), cands[-1])
         stats[fid] = ColumnStats(repeated=any(k != "struct" for k, _ in steps))
-    tops = sorted({leaves[fid][0] for fid in stats})
+    variants = _variant_columns(schema, index)
+    vstats = {fid: VariantStats() for fid in variants}
+    tops = sorted({leaves[fid][0] for fid in stats} | set(variants.values()))
     names = [schema[i].name for i in tops]
     positions: list[tuple[str, int]] = []
     want_positions = content == 1 and 2147483546 in leaves and 2147483545 in leaves
@@ -400,6 +416,9 @@ def _check_columns(run: CheckRun, uri: str, df: dict[str, Any], ctx: dict[str, A
                     if src.leaf is not None:
                         src.leaf(fid, types[fid], arr)
                     accumulate(s, types[fid], arr, want_partition=fid in part_sources and not s.repeated)
+            for fid, vs in vstats.items():
+                for part in col_of[variants[fid]].chunks:
+                    accumulate_variant(vs, part)
             if want_positions:
                 fp = col_of[leaves[2147483546][0]].to_pylist()
                 ps = col_of[leaves[2147483545][0]].to_pylist()
@@ -414,6 +433,12 @@ def _check_columns(run: CheckRun, uri: str, df: dict[str, Any], ctx: dict[str, A
         compare_stats(df, fid, types[fid], fid in required, s, lambda r, m, c, loc: add(r, m, c, loc),
                       strict_counts=not s.repeated,
                       bound_types=[types[fid]] + [t for _, t, _ in index.get(fid, []) if t != types[fid]])
+    for fid, vs in vstats.items():
+        if vs.undecodable is not None:
+            add("data.unreadable", f"variant column {fid} does not decode: {vs.undecodable}", src.clause,
+                f"column {fid}")
+            continue
+        compare_variant(df, fid, vs, lambda r, m, c, loc: add(r, m, c, loc))
     for name, src_id, transform, src_type, expected_json in checks:
         _compare_partition(name, src_id, transform, src_type, expected_json, stats.get(src_id), add)
     if content == 0 and src.extra is not None:

@@ -29,6 +29,10 @@ from iceberg_conformance.reference.types import (
     DateType, DoubleType, FloatType, GeographyType, GeometryType, IcebergType, ListType, MapType, StructType,
     TimestampNanoType, TimestampType, TimestamptzNanoType, TimestamptzType, TimeType, UUIDType,
 )
+from iceberg_conformance.reference.variant import (
+    Primitive, bounds_from_bytes as variant_bounds_from_bytes, order_class, order_key, show as show_variant, unshred,
+    values_by_path,
+)
 
 CLAUSE_METRICS = "Manifests: data_file value_counts, null_value_counts, nan_value_counts, lower_bounds, upper_bounds"
 CLAUSE_GEO = "Manifests / Field-level Metrics and Statistics / Bounds for Geometry and Geography"
@@ -329,3 +333,77 @@ def show(v: Any) -> str:
     if isinstance(v, bytes):
         return v.hex()
     return repr(v) if isinstance(v, str) else str(v)
+
+
+@dataclass
+class VariantStats:
+    """What the values of one variant column hold: by normalized path and order class
+    (:func:`reference.variant.order_class`), the least and greatest value (order keys and values);
+    why the column did not decode, if it did not."""
+
+    ranges: dict[str, dict[str, tuple[Any, Primitive, Any, Primitive]]] = field(default_factory=dict)
+    undecodable: str | None = None
+
+
+def accumulate_variant(stats: VariantStats, arr: Any) -> None:
+    """Add one chunk of a variant column (metadata, value and shredded typed_value) to ``stats``."""
+    if stats.undecodable is not None:
+        return
+    try:
+        rows = unshred(arr)
+    except SpecViolation as e:
+        stats.undecodable = e.detail
+        return
+    for r in rows:
+        if r is None:
+            continue
+        for path, values in values_by_path(r).items():
+            by_class = stats.ranges.setdefault(path, {})
+            for v in values:
+                cls, key = order_class(v), order_key(v)
+                if cls is None or key is None:
+                    continue
+                old = by_class.get(cls)
+                if old is None:
+                    by_class[cls] = (key, v, key, v)
+                    continue
+                lo_key, lo, hi_key, hi = old
+                by_class[cls] = (key, v, hi_key, hi) if key < lo_key else old
+                lo_key, lo, hi_key, hi = by_class[cls]
+                if key > hi_key:
+                    by_class[cls] = (lo_key, lo, key, v)
+
+
+CLAUSE_VARIANT = ("Manifests / Field-level Metrics and Statistics / Bounds for Variant (\"Bounds for a field must be "
+                  "accurate for all non-null values of the field in a data file.\")")
+
+
+def compare_variant(df: dict[str, Any], fid: int, s: VariantStats, add: Callable[[str, str, str, str], None]) -> None:
+    """Findings for the bounds of variant column ``fid`` (Appendix D: a serialized Variant object of
+    normalized path -> bound) against the values at each path: a lower bound above the least value
+    of its order class, an upper bound below the greatest (a truncated upper bound must still be
+    >= the greatest value). Values of another class than the bound's are not compared."""
+    for which, op in (("lower_bounds", "lower"), ("upper_bounds", "upper")):
+        raw = (df.get(which) or {}).get(str(fid))
+        if raw is None:
+            continue
+        try:
+            bounds = variant_bounds_from_bytes(bytes.fromhex(raw))
+        except (SpecViolation, ValueError) as e:
+            add("data.bound-undecodable", f"{which}[{fid}] (variant) = {raw[:80]} does not decode: "
+                f"{getattr(e, 'detail', e)}", CLAUSE_METRICS, f"{which}/{fid}")
+            continue
+        for path, b in sorted(bounds.items()):
+            cls, key = order_class(b), order_key(b)
+            have = s.ranges.get(path, {}).get(cls or "")
+            if have is None or key is None:
+                continue
+            lo_key, lo, hi_key, hi = have
+            if op == "lower" and lo_key < key:
+                add("data.lower-bound", f"lower_bounds[{fid}] at {path} is {show_variant(b)}, the data's smallest value "
+                    f"there is {show_variant(lo)} (a lower bound must be <= every value)", CLAUSE_VARIANT,
+                    f"lower_bounds/{fid}/{path}")
+            if op == "upper" and key < hi_key:
+                add("data.upper-bound", f"upper_bounds[{fid}] at {path} is {show_variant(b)}, the data's largest value "
+                    f"there is {show_variant(hi)} (an upper bound must be >= every value)", CLAUSE_VARIANT,
+                    f"upper_bounds/{fid}/{path}")

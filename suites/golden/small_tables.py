@@ -218,3 +218,31 @@ def write_pyiceberg_table(tmp_path: Path) -> str:
     t.append(pa.Table.from_pydict(data, schema=t.schema().as_arrow()))
     t.delete("id = 3")
     return str(t.metadata_location)
+
+
+#: rows of :func:`write_variant_table`: a shredded binary field ``b`` whose largest value (20
+#: bytes) is longer than the 16 bytes bounds keep, a shredded string field ``s`` holding U+FFFD,
+#: U+1F600 and "a" (UTF-8 byte order: "a" < U+FFFD < U+1F600; UTF-16 order puts U+1F600 first),
+#: fields left in ``value`` (an array, a nested object, one of mixed types), a variant that is
+#: not an object, and a null variant
+VARIANT_ROWS: list[dict[str, Any]] = [
+    {"id": 1, "v": {"b": bytes(range(1, 21)), "s": "\ufffd", "tags": ["red", "blue"], "loc": {"lat": 52.5}}},
+    {"id": 2, "v": {"b": b"\x01\x02", "s": "\U0001f600", "tags": [], "loc": {"lat": -33.9}, "m": "n/a"}},
+    {"id": 3, "v": {"s": "a", "m": 7}},
+    {"id": 4, "v": "plain"},
+    {"id": 5, "v": None},
+]
+
+
+def write_variant_table(tmp_path: Path) -> str:
+    """A v3 table with a variant column, written by the reference writer: shredded ``b`` and ``s``
+    (see :data:`VARIANT_ROWS`), with bounds by normalized path, strings and binary cut to 16 and
+    the upper bound rounded up (as Iceberg Java's default ``truncate(16)`` metrics); its metadata
+    file."""
+    from iceberg_conformance.reference.writer import TableBuilder
+
+    b = TableBuilder(str(tmp_path / "variant"), 3,
+                     [{"id": 1, "name": "id", "required": True, "type": "long"},
+                      {"id": 2, "name": "v", "required": False, "type": "variant"}], bounds=True)
+    b.append(VARIANT_ROWS)
+    return b.metadata_path()

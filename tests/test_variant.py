@@ -1,0 +1,169 @@
+"""Variant values and variant bounds (:mod:`reference.variant`, checker/units/metrics.py).
+
+Expected bytes are derived by hand from Parquet's VariantEncoding.md (metadata header
+``version | sorted_strings << 4 | offset_size_minus_one << 6``; value_metadata ``basic_type |
+value_header << 2``; short string header = length; binary type id 15 with a 4-byte
+little-endian length; object header ``is_large << 4 | field_id_size_minus_one << 2 |
+field_offset_size_minus_one``) and Iceberg's Appendix D ("A serialized Variant of encoded v1
+metadata concatenated with an encoded variant object. Object keys are normalized JSON paths to
+identify fields; values are lower or upper bound values.").
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from iceberg_conformance.checker.units.metrics import VariantStats, accumulate_variant, compare_variant
+from iceberg_conformance.reference import variant as v
+from iceberg_conformance.reference.errors import SpecViolation
+from iceberg_conformance.reference.manifests import bound_columns, check_bounds
+from iceberg_conformance.reference.types import NestedField, VariantType
+
+# metadata: header 0x11 (version 1, sorted strings, 1-byte offsets), 1 string, offsets 0 and 6
+META_S = "11" "01" "00" "06" + "$['s']".encode().hex()
+# object: header 0x02 (basic type 2, 1-byte ids and offsets), 1 field, id 0, offsets 0 and 5,
+# then the short string U+1F600: 0x11 (basic type 1, length 4) and its UTF-8 bytes
+EMOJI_BOUND = META_S + "02" "01" "00" "00" "05" "11" "f09f9880"
+# binary 0x0102 at $['b']: 0x3c (type id 15 << 2), length 02000000, the bytes
+BINARY_BOUND = "11" "01" "00" "06" + "$['b']".encode().hex() + "02" "01" "00" "00" "07" "3c" "02000000" "0102"
+# int8 5 at the root $: 0x0c (type id 3 << 2), 05
+ROOT_BOUND = "11" "01" "00" "01" "24" + "02" "01" "00" "00" "02" "0c" "05"
+
+
+@pytest.mark.parametrize("hexed, expected", [
+    (EMOJI_BOUND, {"$['s']": v.Primitive("string", "\U0001f600")}),
+    (BINARY_BOUND, {"$['b']": v.Primitive("binary", b"\x01\x02")}),
+    (ROOT_BOUND, {"$": v.Primitive("int8", 5)}),
+])
+def test_bound_serialization_reads_and_writes_the_spec_bytes(hexed: str, expected: dict[str, v.Primitive]) -> None:
+    assert v.bounds_from_bytes(bytes.fromhex(hexed)) == expected
+    assert v.bounds_to_bytes(expected).hex() == hexed
+
+
+@pytest.mark.parametrize("hexed, why", [
+    ("12" + EMOJI_BOUND[2:], "metadata version"),          # version 2
+    (EMOJI_BOUND[:-2], "runs past"),                       # the string cut short
+    (META_S + "11" "f09f9880", "not an object"),           # a bare string, not an object
+    ("11" "01" "00" "01" "73" "02" "01" "00" "00" "02" "0c" "05", "normalized JSON path"),  # key "s"
+    (EMOJI_BOUND + "00", "ends at byte"),                  # a trailing byte
+    ("11" "01" "00" "01" "24" + "02" "01" "00" "00" "01" "00", "not a primitive"),  # a null bound
+])
+def test_malformed_bounds_are_refused(hexed: str, why: str) -> None:
+    with pytest.raises(SpecViolation, match=why) as e:
+        v.bounds_from_bytes(bytes.fromhex(hexed))
+    assert e.value.rule == "manifests.bound-decode"
+
+
+def test_values_round_trip_through_the_encoding() -> None:
+    value = v.from_python({"b": b"\x00" * 70, "s": "x" * 70, "n": [1, 300, 70000, 2**40], "d": Decimal("1.25"),
+                           "t": True, "z": None, "o": {"k": -1.5}})
+    metadata, encoded = v.encode(value)
+    assert v.decode(metadata, encoded) == value
+    # keys sorted by their bytes: the dictionary is b d n o s t z k -> b d k n o s t z
+    assert v.decode_metadata(metadata)[0] == ["b", "d", "k", "n", "o", "s", "t", "z"]
+
+
+def test_normalized_paths_follow_the_spec_examples() -> None:
+    assert v.field_path("$", "event_type") == "$['event_type']"
+    assert v.field_path("$", "user.name") == "$['user.name']"
+    assert v.field_path(v.field_path("$", "location"), "latitude") == "$['location']['latitude']"
+    assert v.field_path("$", "it's") == "$['it\\'s']"
+    assert all(v.is_normalized_path(p) for p in ("$", "$['a']['b']", "$['it\\'s']"))
+    assert not any(v.is_normalized_path(p) for p in ("s", "$.s", "$['a'", "$[0]"))
+
+
+def test_array_values_belong_to_the_array_path() -> None:
+    got = v.values_by_path(v.from_python({"tags": ["a", "b"], "addresses": [{"zip": 1}, {"zip": None}]}))
+    assert got == {"$['tags']": [v.Primitive("string", "a"), v.Primitive("string", "b")],
+                   "$['addresses']['zip']": [v.Primitive("int8", 1)]}
+
+
+def test_strings_order_by_utf8_bytes_and_truncated_bounds_round_up() -> None:
+    assert v.order_key(v.Primitive("string", "\ufffd")) < v.order_key(v.Primitive("string", "\U0001f600"))
+    long = bytes(range(1, 21))
+    assert v.truncate_upper(v.Primitive("binary", long), 16) == v.Primitive("binary", bytes(range(1, 16)) + b"\x11")
+    assert v.truncate_upper(v.Primitive("binary", b"\x01" + b"\xff" * 20), 16) == v.Primitive("binary", b"\x02")
+    assert v.truncate_upper(v.Primitive("binary", b"\xff" * 20), 16) is None
+    assert v.truncate_upper(v.Primitive("string", "ab\U0010ffff!"), 3) == v.Primitive("string", "ac")
+    assert v.truncate_lower(v.Primitive("string", "abcdef"), 2) == v.Primitive("string", "ab")
+
+
+def test_shredded_columns_read_back_as_written() -> None:
+    rows: list[v.Variant | None] = [v.from_python({"b": b"\x01", "s": "x", "m": 1}), v.from_python({"s": "y", "m": "z"}),
+                                    v.from_python([1, 2]), None]
+    arr, t = v.shred(rows)
+    assert [t.field(i).name for i in range(t.num_fields)] == ["metadata", "value", "typed_value"]
+    assert [f.name for f in t.field("typed_value").type] == ["b", "s"]  # m has two types: left in value
+    assert v.unshred(arr) == rows
+
+
+def _stats(rows: list[Any]) -> VariantStats:
+    s = VariantStats()
+    arr, _ = v.shred([None if r is None else v.from_python(r) for r in rows])
+    accumulate_variant(s, arr)
+    return s
+
+
+def _findings(df: dict[str, Any], s: VariantStats) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    compare_variant(df, 2, s, lambda rule, msg, clause, loc: out.append((rule, loc)))
+    return out
+
+
+def test_the_checker_compares_each_path_with_the_values() -> None:
+    s = _stats([{"b": bytes(range(1, 21)), "s": "\ufffd"}, {"b": b"\x01\x02", "s": "\U0001f600"}, None])
+    good = {"lower_bounds": {"2": v.bounds_to_bytes({"$['b']": v.Primitive("binary", b"\x01\x02"),
+                                                    "$['s']": v.Primitive("string", "\ufffd")}).hex()},
+            "upper_bounds": {"2": v.bounds_to_bytes({"$['b']": v.Primitive("binary", bytes(range(1, 16)) + b"\x11"),
+                                                    "$['s']": v.Primitive("string", "\U0001f600")}).hex()}}
+    assert _findings(good, s) == []
+    down = dict(good, upper_bounds={"2": v.bounds_to_bytes({"$['b']": v.Primitive("binary", bytes(range(1, 17)))}).hex()})
+    assert _findings(down, s) == [("data.upper-bound", "upper_bounds/2/$['b']")]
+    utf16 = dict(good, upper_bounds={"2": v.bounds_to_bytes({"$['s']": v.Primitive("string", "\ufffd")}).hex()})
+    assert _findings(utf16, s) == [("data.upper-bound", "upper_bounds/2/$['s']")]
+    high = dict(good, lower_bounds={"2": v.bounds_to_bytes({"$['s']": v.Primitive("string", "\U0001f600")}).hex()})
+    assert _findings(high, s) == [("data.lower-bound", "lower_bounds/2/$['s']")]
+    # a bound of another type than the values is not compared with them
+    other = {"upper_bounds": {"2": v.bounds_to_bytes({"$['s']": v.Primitive("int8", 0)}).hex()}}
+    assert _findings(other, s) == []
+
+
+def test_a_malformed_variant_bound_is_a_finding_naming_the_field() -> None:
+    s = _stats([{"s": "x"}])
+    assert _findings({"upper_bounds": {"2": "ff00"}}, s) == [("data.bound-undecodable", "upper_bounds/2")]
+    columns = bound_columns({2: NestedField(2, "v", VariantType(), False)})
+    found = check_bounds([{"data_file": {"lower_bounds": {"2": "0100"}, "upper_bounds": {"2": EMOJI_BOUND}}}], columns,
+                         "m.avro")
+    assert [(f.rule, f.location) for f in found[0]] == [("manifests.bound-decode", "entries[0].lower_bounds[2]")]
+    assert "column 2" in found[0][0].message
+
+
+def test_manifest_bounds_of_one_path_have_one_type_and_order() -> None:
+    columns = bound_columns({2: NestedField(2, "v", VariantType(), False)})
+
+    def rules(lower: dict[str, v.Primitive], upper: dict[str, v.Primitive]) -> list[str]:
+        df = {"lower_bounds": {"2": v.bounds_to_bytes(lower).hex()}, "upper_bounds": {"2": v.bounds_to_bytes(upper).hex()}}
+        return [f.rule for f in check_bounds([{"data_file": df}], columns, "m.avro").get(0, [])]
+    s, b = v.Primitive("string", "a"), v.Primitive("binary", b"a")
+    assert rules({"$": s}, {"$": s}) == []
+    assert rules({"$": s}, {"$": b}) == ["manifests.variant-bound-type"]
+    assert rules({"$": v.Primitive("string", "b")}, {"$": s}) == ["manifests.bounds-order"]
+
+
+def test_the_reference_writer_variant_table_checks_clean(tmp_path: Path) -> None:
+    from iceberg_conformance.checker.check import check_table
+    from iceberg_conformance.suites.golden.small_tables import newest_data_file, write_variant_table
+
+    md = write_variant_table(tmp_path)
+    assert [f for f in check_table(md).findings if f.severity == "error"] == []
+    df = newest_data_file(md)
+    upper = v.bounds_from_bytes(bytes.fromhex(df["upper_bounds"]["2"]))
+    # $['b']'s 20-byte maximum 0x0102..14 cut to 16 bytes and rounded up; $['s'] by UTF-8 bytes;
+    # no bound for $ (objects and a string there) or $['m'] (a string and an int)
+    assert upper["$['b']"] == v.Primitive("binary", bytes(range(1, 16)) + b"\x11")
+    assert upper["$['s']"] == v.Primitive("string", "\U0001f600")
+    assert "$" not in upper and "$['m']" not in upper
