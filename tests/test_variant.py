@@ -167,3 +167,15 @@ def test_the_reference_writer_variant_table_checks_clean(tmp_path: Path) -> None
     assert upper["$['b']"] == v.Primitive("binary", bytes(range(1, 16)) + b"\x11")
     assert upper["$['s']"] == v.Primitive("string", "\U0001f600")
     assert "$" not in upper and "$['m']" not in upper
+
+
+def test_bounds_of_a_path_with_mixed_types_are_reported() -> None:
+    # "a measurement field that contains int64 and null values may have bounds, but if the field
+    # also contained a string value such as n/a or 0 then the field may not have bounds"
+    bound = v.bounds_to_bytes({"$['measurement']": v.Primitive("int64", 1)}).hex()
+    df = {"lower_bounds": {"2": bound}, "upper_bounds": {"2": bound}}
+    assert _findings(df, _stats([{"measurement": 1}, {"measurement": None}, None])) == []
+    assert _findings(df, _stats([{"measurement": 1}, {"measurement": "n/a"}])) == [
+        ("data.variant-bound-mixed-types", "lower_bounds/2/$['measurement']")]
+    assert _findings(df, _stats([{"measurement": 1}, {"measurement": {"unit": "m"}}])) == [
+        ("data.variant-bound-mixed-types", "lower_bounds/2/$['measurement']")]

@@ -581,3 +581,46 @@ def _variant_bound_type(o: Overlay, rng: random.Random) -> str | None:
         {**bounds, path: variant.Primitive("binary", bounds[path].value.encode("utf-8"))})
     o.touch_manifest(p)
     return f"{os.path.basename(p)} entries[{i}] variant upper bound of column {item['key']} at {path} written as binary"
+
+
+def variant_values(e: dict[str, Any], fid: int) -> dict[str, list[variant.Primitive]]:
+    """The non-null values of variant column ``fid`` of an entry's Parquet data file, by normalized
+    path."""
+    df = e["data_file"]
+    if str(df.get("file_format")).upper() != "PARQUET":
+        return {}
+    path = str(df["file_path"])
+    table = pq.read_table(local_path(path) or path)
+    col = next((n for n, f in enumerate(table.schema)
+                if (f.metadata or {}).get(b"PARQUET:field_id") == str(fid).encode()), None)
+    out: dict[str, list[variant.Primitive]] = {}
+    for chunk in table.column(col).chunks if col is not None else []:
+        for r in variant.unshred(chunk):
+            if r is not None:
+                variant.values_by_path(r, "$", out)
+    return out
+
+
+@damage("data.variant-bound-mixed-types", "data-file",
+        "variant bounds written for a path whose values have mixed Variant types (a string and an int)")
+def _variant_bound_mixed(o: Overlay, rng: random.Random) -> str | None:
+    cands = []
+    for p, i, e, item, uppers in variant_bounds(o, "upper_bounds"):
+        lower = next((x for x in e["data_file"].get("lower_bounds") or [] if x["key"] == item["key"]), None)
+        if lower is None:
+            continue
+        lowers = variant.bounds_from_bytes(lower["value"])
+        for path, values in sorted(variant_values(e, int(item["key"])).items()):
+            strings = sorted((x.value for x in values if x.type == "string"), key=lambda s: s.encode("utf-8"))
+            if path not in uppers and strings and len(strings) < len(values):
+                cands.append((p, i, item, lower, uppers, lowers, path, strings))
+    c = pick(rng, cands)
+    if c is None:
+        return None
+    p, i, item, lower, uppers, lowers, path, strings = c
+    lo, hi = variant.Primitive("string", strings[0]), variant.Primitive("string", strings[-1])
+    lower["value"] = variant.bounds_to_bytes({**lowers, path: lo})
+    item["value"] = variant.bounds_to_bytes({**uppers, path: hi})
+    o.touch_manifest(p)
+    return (f"{os.path.basename(p)} entries[{i}] variant bounds of column {item['key']} given for {path}, whose "
+            "values are strings and other types")

@@ -1565,7 +1565,7 @@ def _java_variant_binary_truncated_down(o: Overlay, rng: random.Random) -> str |
             if b.type != "binary" or len(b.value) != 16 or b.value[-1] == 0:
                 continue
             prefix = b.value[:-1] + bytes([b.value[-1] - 1])
-            longest = _variant_values(e, int(item["key"]), path)
+            longest = [v.value for v in generic_data.variant_values(e, int(item["key"])).get(path, [])]
             if any(isinstance(v, bytes) and len(v) > 16 and v[:16] == prefix for v in longest) \
                     and (path not in lows or lows[path].value <= prefix):
                 cands.append((p, i, item, bounds, path, prefix))
@@ -1598,7 +1598,7 @@ def _java_variant_string_utf16(o: Overlay, rng: random.Random) -> str | None:
         lower = _bound(e["data_file"], "lower_bounds", fid)
         lowers = variant.bounds_from_bytes(lower["value"]) if lower is not None else {}
         for path, b in sorted(uppers.items()):
-            strings = [v for v in _variant_values(e, fid, path) if isinstance(v, str)]
+            strings = [v.value for v in generic_data.variant_values(e, fid).get(path, []) if v.type == "string"]
             if b.type != "string" or path not in lowers or not strings:
                 continue
             hi16 = max(strings, key=utf16)
@@ -1617,21 +1617,3 @@ def _java_variant_string_utf16(o: Overlay, rng: random.Random) -> str | None:
     o.touch_manifest(p)
     return (f"{os.path.basename(p)} entries[{i}] variant bounds of column {item['key']} at {path} picked in UTF-16 "
             f"order: upper {hi16!r}, lower {lo16!r}")
-
-
-def _variant_values(e: dict[str, Any], fid: int, path: str) -> list[Any]:
-    """The non-null values at normalized ``path`` of variant column ``fid`` of an entry's Parquet
-    data file (Python values)."""
-    df = e["data_file"]
-    if str(df.get("file_format")).upper() != "PARQUET":
-        return []
-    table = _read(str(df["file_path"]))
-    col = _column_of(table, fid)
-    if col is None:
-        return []
-    out: list[Any] = []
-    for chunk in table.column(col).chunks:
-        for r in variant.unshred(chunk):
-            if r is not None:
-                out += [v.value for v in variant.values_by_path(r).get(path, [])]
-    return out

@@ -343,6 +343,8 @@ class VariantStats:
 
     ranges: dict[str, dict[str, tuple[Any, Primitive, Any, Primitive]]] = field(default_factory=dict)
     undecodable: str | None = None
+    #: paths where an object is found
+    objects: set[str] = field(default_factory=set)
 
 
 def accumulate_variant(stats: VariantStats, arr: Any) -> None:
@@ -357,7 +359,7 @@ def accumulate_variant(stats: VariantStats, arr: Any) -> None:
     for r in rows:
         if r is None:
             continue
-        for path, values in values_by_path(r).items():
+        for path, values in values_by_path(r, "$", None, stats.objects).items():
             by_class = stats.ranges.setdefault(path, {})
             for v in values:
                 cls, key = order_class(v), order_key(v)
@@ -378,11 +380,18 @@ CLAUSE_VARIANT = ("Manifests / Field-level Metrics and Statistics / Bounds for V
                   "accurate for all non-null values of the field in a data file.\")")
 
 
+CLAUSE_VARIANT_MIXED = ("Manifests / Field-level Metrics and Statistics / Bounds for Variant (\"Bounds must not be "
+                        "written to describe values with mixed Variant types (other than null).\")")
+
+
 def compare_variant(df: dict[str, Any], fid: int, s: VariantStats, add: Callable[[str, str, str, str], None]) -> None:
     """Findings for the bounds of variant column ``fid`` (Appendix D: a serialized Variant object of
     normalized path -> bound) against the values at each path: a lower bound above the least value
     of its order class, an upper bound below the greatest (a truncated upper bound must still be
-    >= the greatest value). Values of another class than the bound's are not compared."""
+    >= the greatest value). Values of another class than the bound's are not compared; values of
+    more than one class (or objects beside them) at a path with bounds are mixed Variant types,
+    which bounds must not describe."""
+    mixed: set[str] = set()
     for which, op in (("lower_bounds", "lower"), ("upper_bounds", "upper")):
         raw = (df.get(which) or {}).get(str(fid))
         if raw is None:
@@ -394,6 +403,12 @@ def compare_variant(df: dict[str, Any], fid: int, s: VariantStats, add: Callable
                 f"{getattr(e, 'detail', e)}", CLAUSE_METRICS, f"{which}/{fid}")
             continue
         for path, b in sorted(bounds.items()):
+            kinds = sorted(set(s.ranges.get(path, {})) | ({"object"} if path in s.objects else set()))
+            if len(kinds) > 1 and path not in mixed:
+                mixed.add(path)
+                add("data.variant-bound-mixed-types", f"{which}[{fid}] has a bound for {path}, whose values in the "
+                    f"file are of mixed Variant types ({', '.join(kinds)})", CLAUSE_VARIANT_MIXED,
+                    f"{which}/{fid}/{path}")
             cls, key = order_class(b), order_key(b)
             have = s.ranges.get(path, {}).get(cls or "")
             if have is None or key is None:
