@@ -19,6 +19,9 @@ What the reference does where the text leaves room:
 
 * the encoder writes metadata with sorted, unique keys (``sorted_strings`` 1) and the smallest
   offset, id and count widths; strings shorter than 64 bytes as short strings;
+* the reader does not hold an object's field ids to the order of their names, nor a dictionary
+  flagged ``sorted_strings`` to sorted order (the value is unambiguous without; DuckDB 1.5.5
+  writes both unsorted); a name twice in one object is refused;
 * bounds (:func:`bounds_from_bytes`) must be an object whose values are primitives (not null);
   a key must be a normalized path (:func:`is_normalized_path`);
 * values compare within an order class (:func:`order_key`): exact numerics, float and double
@@ -167,9 +170,6 @@ def decode_value(keys: list[str], data: bytes, pos: int = 0) -> tuple[Variant, i
         if keys[fid] in obj:
             raise _bad(f"field {keys[fid]!r} occurs twice in one object")
         obj[keys[fid]] = item
-    names = [keys[f].encode("utf-8") for f in ids]
-    if names != sorted(names):
-        raise _bad("object field ids are not in the lexicographic order of their names")
     return obj, end
 
 

@@ -179,3 +179,32 @@ def test_bounds_of_a_path_with_mixed_types_are_reported() -> None:
         ("data.variant-bound-mixed-types", "lower_bounds/2/$['measurement']")]
     assert _findings(df, _stats([{"measurement": 1}, {"measurement": {"unit": "m"}}])) == [
         ("data.variant-bound-mixed-types", "lower_bounds/2/$['measurement']")]
+
+
+def test_variant_columns_duckdb_writes_decode_to_their_sql_values(tmp_path: Path) -> None:
+    """An independent writer: DuckDB's Parquet Variant columns (metadata, value and a shredded
+    typed_value) read back as the SQL values written."""
+    duckdb = pytest.importorskip("duckdb", reason="the duckdb extra writes the Variant file")
+    import pyarrow.parquet as pq
+
+    con = duckdb.connect()
+    try:
+        con.sql("SELECT 1::VARIANT").fetchall()
+    except duckdb.Error:
+        pytest.skip(f"duckdb {duckdb.__version__} has no VARIANT type")
+    out = tmp_path / "v.parquet"
+    con.sql(f"""COPY (SELECT * FROM (VALUES
+        (1, {{'s': '\U0001f600', 'b': 'abc'::BLOB, 'd': 1.25::DECIMAL(9, 2), 'arr': ['x', 'y'],
+             'o': {{'z': -2.5::DOUBLE}}}}::VARIANT),
+        (2, 'plain'::VARIANT), (3, DATE '2024-01-02'::VARIANT), (4, true::VARIANT), (5, NULL::VARIANT)
+    ) t(id, v) ORDER BY id) TO '{out}' (FORMAT parquet)""")
+    got = [x for chunk in pq.read_table(out).column("v").chunks for x in v.unshred(chunk)]
+    assert got[:4] == [
+        {"s": v.Primitive("string", "\U0001f600"), "b": v.Primitive("binary", b"abc"),
+         "d": v.Primitive("decimal4", Decimal("1.25")), "arr": [v.Primitive("string", "x"), v.Primitive("string", "y")],
+         "o": {"z": v.Primitive("double", -2.5)}},
+        v.Primitive("string", "plain"),
+        v.Primitive("date", 19724),  # 2024-01-02 is day 19724 from 1970-01-01
+        v.Primitive("boolean", True),
+    ]
+    assert got[4] in (None, v.NULL)  # a SQL null or a Variant null
