@@ -139,13 +139,17 @@ class StageProgress:
             self.snapshots = 0
             self.mark = now
 
-    def mapper(self, slices: int | None = None) -> Callable[[Callable[[Any], Any], list[Any]], Iterable[Any]]:
-        """A ``mapper`` for ``checker.check_table``: batches as Spark tasks, their progress said."""
+    def mapper(self, slices: int | None = None, wrap: Callable[[Callable[[Any], Any]], Callable[[Any], Any]] | None = None
+               ) -> Callable[[Callable[[Any], Any], list[Any]], Iterable[Any]]:
+        """A ``mapper`` for ``checker.check_table``: batches as Spark tasks (``wrap``: what a task
+        runs around a batch's runner), their progress said."""
         sc = self.spark.sparkContext
 
         def mapper(fn: Callable[[Any], Any], batches: list[Any]) -> Iterable[Any]:
             if not batches:
                 return []
+            if wrap is not None:
+                fn = wrap(fn)
             if self.stages:
                 self._driver_stage()  # the snapshot units ran between the first stage and this one
             self.stages += 1
@@ -195,10 +199,14 @@ def check_table_on_spark(table: Any, spark: Any | None = None, metadata_only: bo
                          progress: StageProgress | None = None, **kwargs: Any) -> Any:
     """``checker.check_table`` with its units run as Spark tasks (the snapshot units run on the
     driver, from the digests the manifest tasks return), in batches of about an eighth of a
-    task slot's share. ``table``: a metadata file or a :class:`~checker.sources.Source`;
-    ``kwargs``: ``check_table``'s."""
+    task slot's share. ``table``: a metadata file or a :class:`~checker.sources.Source` (one
+    read from an object store is read again from there by an executor on another machine than
+    the driver, :func:`checker.stores.spooled_here`); ``kwargs``: ``check_table``'s."""
+    from functools import partial
+
     from iceberg_conformance.checker.check import check_table
     from iceberg_conformance.checker.sources import check_source, Source
+    from iceberg_conformance.checker.stores import reading_from
 
     spark = spark or session.spark()
     stages = progress or StageProgress(spark, None)
@@ -209,7 +217,9 @@ def check_table_on_spark(table: Any, spark: Any | None = None, metadata_only: bo
         if told is not None:
             told(units)
     stages.begin()
-    kwargs.update(mapper=stages.mapper(), metadata_only=metadata_only, planned=planned,
+    spooled = table.spooled if isinstance(table, Source) else None
+    wrap = partial(reading_from, spooled) if spooled is not None else None
+    kwargs.update(mapper=stages.mapper(wrap=wrap), metadata_only=metadata_only, planned=planned,
                   workers=max(1, int(spark.sparkContext.defaultParallelism)))
     result = check_source(table, **kwargs) if isinstance(table, Source) else check_table(table, **kwargs)
     stages.finished(len(result.findings))
