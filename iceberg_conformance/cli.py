@@ -187,7 +187,7 @@ def _check(args: argparse.Namespace, passthrough: list[str]) -> int:
                 _say_stage(distributed.describe(spark))
         return _check_sources(args, tables, relocate, spark)
     finally:
-        if started:
+        if started and spark is not None:
             spark.stop()
         for t in tables:
             t.close()
