@@ -139,7 +139,7 @@ def _add_check_arguments(p: argparse.ArgumentParser) -> None:
                    help="run the checks as tasks of your Spark (SparkSession.builder.getOrCreate(): spark-submit's "
                         "options, SPARK_CONF_DIR/spark-defaults.conf, PYSPARK_SUBMIT_ARGS, an active session); "
                         "the same findings as a local run, progress per stage. Executors must import the kit "
-                        "(README: checking on a Spark cluster)")
+                        "(README: On your Spark)")
     p.add_argument("--spark-master", metavar="URL", help="with --spark: the master (default: your configuration's, "
                                                           "else local[*])")
     p.add_argument("--spark-conf", action="append", default=[], metavar="KEY=VALUE",
@@ -168,23 +168,28 @@ def _check(args: argparse.Namespace, passthrough: list[str]) -> int:
     try:
         settings = _spark_settings(args)
         relocate = parse_relocate(args.relocate)
-        tables = resolve_all(args.paths, catalog=args.catalog, metadata_only=args.metadata_only,
-                             s3_endpoint=args.s3_endpoint)
-    except (ValueError, SourceError) as e:
+    except ValueError as e:
         print(f"iceberg-conformance check: {e}", file=sys.stderr)
         return 2
     spark, started = None, False
-    try:
-        if args.spark:
-            from iceberg_conformance.suites.spark import distributed
+    if args.spark:  # before the tables are read: a Spark that does not start is said at once
+        from iceberg_conformance.suites.spark import distributed
 
-            try:
-                spark, started = distributed.user_session(args.spark_master, settings)
-            except distributed.SparkUnavailable as e:
-                print(f"iceberg-conformance check --spark: {e}", file=sys.stderr)
-                return 2
-            if not args.quiet:
-                _say_stage(distributed.describe(spark))
+        try:
+            spark, started = distributed.user_session(args.spark_master, settings)
+        except distributed.SparkUnavailable as e:
+            print(f"iceberg-conformance check --spark: {e}", file=sys.stderr)
+            return 2
+        if not args.quiet:
+            _say_stage(distributed.describe(spark))
+    tables: list[Source] = []
+    try:
+        try:
+            tables = resolve_all(args.paths, catalog=args.catalog, metadata_only=args.metadata_only,
+                                 s3_endpoint=args.s3_endpoint)
+        except (ValueError, SourceError) as e:
+            print(f"iceberg-conformance check: {e}", file=sys.stderr)
+            return 2
         return _check_sources(args, tables, relocate, spark)
     finally:
         if started and spark is not None:
