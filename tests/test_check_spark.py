@@ -91,7 +91,8 @@ def test_check_on_the_users_spark_gives_the_local_runs_report(tmp_path: Path, re
 
         fs = pafs.S3FileSystem(endpoint_override=endpoint.split("://")[1], scheme="http", access_key="testing",
                                secret_key="testing", region="us-east-1")
-        pafs.copy_files(str(tmp_path / "up"), "uploaded/t", source_filesystem=pafs.LocalFileSystem(), destination_filesystem=fs)
+        pafs.copy_files(str(tmp_path / "up"), "uploaded/t", source_filesystem=pafs.LocalFileSystem(),
+                        destination_filesystem=fs)
         tables.append("s3://uploaded/t/metadata/" + Path(uploaded).name)
         args = ["--relocate", f"{tmp_path / 'up'}=s3://uploaded/t"]
         store = {k: os.environ[k] for k in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_DEFAULT_REGION")}

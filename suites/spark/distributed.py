@@ -34,14 +34,17 @@ from iceberg_conformance.suites.spark import session
 #: the application name of a check whose configuration names none
 APP_NAME = "iceberg-conformance check"
 SparkUnavailable = session.SparkUnavailable
+#: what a task runs: a batch of units to its results
+Runner = Callable[[Any], Any]
 
 
 def user_session(master: str | None = None, conf: Iterable[tuple[str, str]] = ()) -> tuple[Any, bool]:
     """The user's SparkSession and whether it was started here (then the caller stops it): the
     active one, else ``SparkSession.builder.getOrCreate()`` with ``master`` and ``conf`` over what
-    spark-submit, ``spark-defaults.conf`` and ``PYSPARK_SUBMIT_ARGS`` configure. With a local
-    master and no ``PYSPARK_PYTHON``, the Python workers run this interpreter (which imports the
-    kit). SparkUnavailable when pyspark is missing or Spark does not start."""
+    spark-submit, ``spark-defaults.conf`` and ``PYSPARK_SUBMIT_ARGS`` configure. Without
+    ``PYSPARK_PYTHON``, the Python workers run ``spark.pyspark.python`` when it is set, else, with
+    a local master, this interpreter (which imports the kit). SparkUnavailable when pyspark is
+    missing or Spark does not start."""
     try:
         from pyspark import SparkConf, SparkContext
         from pyspark.sql import SparkSession
@@ -60,8 +63,10 @@ def user_session(master: str | None = None, conf: Iterable[tuple[str, str]] = ()
         if not given.get("spark.app.name") and defaults.get("spark.app.name", "pyspark-shell") == "pyspark-shell":
             given["spark.app.name"] = APP_NAME
         chosen = given.get("spark.master") or defaults.get("spark.master", "local[*]") or ""
-        if chosen.startswith("local") and "PYSPARK_PYTHON" not in os.environ:
-            os.environ["PYSPARK_PYTHON"] = sys.executable
+        python = given.get("spark.pyspark.python") or defaults.get("spark.pyspark.python", None)
+        if "PYSPARK_PYTHON" not in os.environ and (python or chosen.startswith("local")):
+            # PySpark's workers run $PYSPARK_PYTHON (else python3), whatever spark.pyspark.python says
+            os.environ["PYSPARK_PYTHON"] = python or sys.executable
         builder = SparkSession.builder
         for k, v in given.items():
             builder = builder.config(k, v)
@@ -139,13 +144,13 @@ class StageProgress:
             self.snapshots = 0
             self.mark = now
 
-    def mapper(self, slices: int | None = None, wrap: Callable[[Callable[[Any], Any]], Callable[[Any], Any]] | None = None
-               ) -> Callable[[Callable[[Any], Any], list[Any]], Iterable[Any]]:
+    def mapper(self, slices: int | None = None, wrap: Callable[[Runner], Runner] | None = None
+               ) -> Callable[[Runner, list[Any]], Iterable[Any]]:
         """A ``mapper`` for ``checker.check_table``: batches as Spark tasks (``wrap``: what a task
         runs around a batch's runner), their progress said."""
         sc = self.spark.sparkContext
 
-        def mapper(fn: Callable[[Any], Any], batches: list[Any]) -> Iterable[Any]:
+        def mapper(fn: Runner, batches: list[Any]) -> Iterable[Any]:
             if not batches:
                 return []
             if wrap is not None:
