@@ -4,8 +4,8 @@
 #   1. the golden tables (python -m iceberg_conformance.suites.golden.generate): tox's .tox/golden
 #      unless you set $ICEBERG_CONFORMANCE_GOLDEN, shared with the consumers lane (.ci/golden.sh
 #      says when they are reused)
-#   2. read them with every reader, check them with the table checker (also as Spark tasks),
-#      and run the vector suites against the java target
+#   2. read them with every reader, check them with the table checker (also as Spark tasks, and
+#      through check --spark), and run the vector suites against the java target
 # Installs nothing. Without Java 17 the tests SKIP with the reason.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +37,8 @@ fi
 
 # a test that hangs fails after 15 minutes (pytest-timeout, from the dev extra) instead of holding CI
 rc=0
-python -m pytest suites -p no:cacheprovider --target java --timeout 900 \
+# (and check --spark on the user's configuration: a session of its own, started once)
+python -m pytest suites tests/test_check_spark.py -p no:cacheprovider --target java --timeout 900 \
     --junitxml=report/spark-junit.xml --conformance-report report/java "$@" || rc=$?
 
 # the checker's mutation self-test over the golden tables (recall per area), and the bugs that

@@ -22,11 +22,14 @@ import os
 import shutil
 import tempfile
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable, TypeVar
 from urllib.parse import urlparse
 
 from iceberg_conformance.checker.find import Current, current_metadata
 from iceberg_conformance.reference.findings import Finding
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 #: schemes read through pyarrow.fs; equivalent spellings of one store map to its first
 SCHEMES: dict[str, tuple[str, ...]] = {"s3": ("s3", "s3a", "s3n"), "gs": ("gs", "gcs"), "abfs": ("abfs", "abfss"),
@@ -104,6 +107,9 @@ class Spooled:
     uri: str
     directory: str
     current: Current
+    #: how it was read: the S3 endpoint given, and whether the data and delete files were left out
+    s3_endpoint: str | None = None
+    metadata_only: bool = False
 
     def relocate(self) -> list[tuple[str, str]]:
         """The recorded prefixes that are the spool directory: the URI in each spelling of its scheme."""
@@ -175,7 +181,38 @@ def spool(uri: str, *, metadata_only: bool = False, s3_endpoint: str | None = No
     except BaseException:  # nothing is left behind, whatever stopped the copy
         shutil.rmtree(directory, ignore_errors=True)
         raise
-    return Spooled(uri, local_table, current)
+    return Spooled(uri, local_table, current, s3_endpoint, metadata_only)
+
+
+def spooled_here(spooled: Spooled) -> None:
+    """Make ``spooled.directory`` hold the table on this machine: on another machine than the one
+    that read it (a Spark executor), read it from the store into the same directory, once per
+    machine (concurrent callers wait for the first), so units planned against the spool read the
+    same files there."""
+    import fcntl
+
+    if os.path.isdir(spooled.directory):
+        return
+    parent = os.path.dirname(spooled.directory)
+    os.makedirs(parent, exist_ok=True)
+    with open(os.path.join(parent, ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if os.path.isdir(spooled.directory):
+            return
+        got = spool(spooled.uri, metadata_only=spooled.metadata_only, s3_endpoint=spooled.s3_endpoint)
+        try:
+            shutil.move(got.directory, spooled.directory)
+        finally:
+            remove(got)
+
+
+def reading_from(spooled: Spooled, fn: Callable[[T], R]) -> Callable[[T], R]:
+    """``fn`` (a unit batch's runner) run where the spool of ``spooled`` may not exist yet
+    (:func:`spooled_here` first)."""
+    def run(batch: T) -> R:
+        spooled_here(spooled)
+        return fn(batch)
+    return run
 
 
 def _copy(fs: Any, source: str, target: str) -> None:

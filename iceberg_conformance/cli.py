@@ -135,6 +135,30 @@ def _add_check_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--s3-endpoint", metavar="URL",
                    help="the S3 endpoint (MinIO, a local server; default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, "
                         "the catalog's s3.endpoint, else AWS)")
+    p.add_argument("--spark", action="store_true",
+                   help="run the checks as tasks of your Spark (SparkSession.builder.getOrCreate(): spark-submit's "
+                        "options, SPARK_CONF_DIR/spark-defaults.conf, PYSPARK_SUBMIT_ARGS, an active session); "
+                        "the same findings as a local run, progress per stage. Executors must import the kit "
+                        "(README: On your Spark)")
+    p.add_argument("--spark-master", metavar="URL", help="with --spark: the master (default: your configuration's, "
+                                                          "else local[*])")
+    p.add_argument("--spark-conf", action="append", default=[], metavar="KEY=VALUE",
+                   help="with --spark: a Spark setting over your configuration's (repeatable)")
+
+
+def _spark_settings(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """``--spark-conf`` as (key, value) pairs; ValueError for a malformed one or one without ``--spark``."""
+    if (args.spark_master or args.spark_conf) and not args.spark:
+        raise ValueError("--spark-master and --spark-conf go with --spark")
+    if args.spark and args.workers > 1:
+        raise ValueError("--workers runs local processes; with --spark the executors run the checks")
+    out = []
+    for given in args.spark_conf:
+        key, sep, value = given.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--spark-conf {given}: expected KEY=VALUE")
+        out.append((key.strip(), value))
+    return out
 
 
 def _check(args: argparse.Namespace, passthrough: list[str]) -> int:
@@ -142,15 +166,34 @@ def _check(args: argparse.Namespace, passthrough: list[str]) -> int:
         print("iceberg-conformance check: give a PATH (or --catalog NAME)", file=sys.stderr)
         return 2
     try:
+        settings = _spark_settings(args)
         relocate = parse_relocate(args.relocate)
-        tables = resolve_all(args.paths, catalog=args.catalog, metadata_only=args.metadata_only,
-                             s3_endpoint=args.s3_endpoint)
-    except (ValueError, SourceError) as e:
+    except ValueError as e:
         print(f"iceberg-conformance check: {e}", file=sys.stderr)
         return 2
+    spark, started = None, False
+    if args.spark:  # before the tables are read: a Spark that does not start is said at once
+        from iceberg_conformance.suites.spark import distributed
+
+        try:
+            spark, started = distributed.user_session(args.spark_master, settings)
+        except distributed.SparkUnavailable as e:
+            print(f"iceberg-conformance check --spark: {e}", file=sys.stderr)
+            return 2
+        if not args.quiet:
+            _say_stage(distributed.describe(spark))
+    tables: list[Source] = []
     try:
-        return _check_sources(args, tables, relocate)
+        try:
+            tables = resolve_all(args.paths, catalog=args.catalog, metadata_only=args.metadata_only,
+                                 s3_endpoint=args.s3_endpoint)
+        except (ValueError, SourceError) as e:
+            print(f"iceberg-conformance check: {e}", file=sys.stderr)
+            return 2
+        return _check_sources(args, tables, relocate, spark)
     finally:
+        if started and spark is not None:
+            spark.stop()
         for t in tables:
             t.close()
 
@@ -215,8 +258,10 @@ class _Progress:
             print("\r", end="", file=sys.stderr)
 
 
-def _check_sources(args: argparse.Namespace, tables: list[Source], relocate: list[tuple[str, str]]) -> int:
-    bar = _Progress(not args.quiet and sys.stderr.isatty())
+def _check_sources(args: argparse.Namespace, tables: list[Source], relocate: list[tuple[str, str]],
+                   spark: Any = None) -> int:
+    """Check every source (here, in local processes, or with ``spark``: as Spark tasks) and report."""
+    bar = _Progress(not args.quiet and sys.stderr.isatty() and spark is None)
 
     def planned(units: list[Unit]) -> None:
         bar.planned(units)
@@ -230,10 +275,16 @@ def _check_sources(args: argparse.Namespace, tables: list[Source], relocate: lis
     for t in tables:
         if not args.quiet:
             print(f"checking {t.label}: {t.current.why}", file=sys.stderr)
+        options: dict[str, Any] = dict(relocate=relocate, planned=planned, allowed_roots=args.allow_root)
         try:
-            results.append(check_source(t, relocate=relocate, progress=bar.tick, planned=planned,
-                                        allowed_roots=args.allow_root, metadata_only=args.metadata_only,
-                                        workers=max(1, args.workers)))
+            if spark is not None:
+                from iceberg_conformance.suites.spark.distributed import check_table_on_spark, StageProgress
+
+                say = None if args.quiet else _say_stage
+                results.append(check_table_on_spark(t, spark, args.metadata_only, StageProgress(spark, say), **options))
+            else:
+                results.append(check_source(t, progress=bar.tick, metadata_only=args.metadata_only,
+                                            workers=max(1, args.workers), **options))
         finally:
             bar.close()
     unreadable = [r for r in results if any(f.rule in UNREADABLE and f.file == r.table for f in r.findings)
@@ -247,6 +298,11 @@ def _check_sources(args: argparse.Namespace, tables: list[Source], relocate: lis
     levels = {"error": ("error",), "warning": ("error", "warning"), "info": ("error", "warning", "info")}[args.fail_on]
     verdicts = [r.verdict(levels) for r in results]
     return EXIT_FINDINGS if "findings" in verdicts else EXIT_INCOMPLETE if "incomplete" in verdicts else 0
+
+
+def _say_stage(msg: str) -> None:
+    """A progress line of a check on Spark (stderr)."""
+    print(f"  [spark {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
 
 # --- damage -----------------------------------------------------------------------------------

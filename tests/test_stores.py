@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable
 
 import pytest
 
@@ -200,37 +200,9 @@ def test_unknown_scheme_is_named(tmp_path: Path) -> None:
     assert "the scheme hdfs:// is not one the checker reads" in run.stderr and "no Iceberg table" not in run.stderr
 
 
-@pytest.fixture(scope="module")
-def s3_endpoint() -> Iterator[str]:
-    """moto's S3 server on 127.0.0.1 (credentials and region in the environment)."""
-    server_mod = pytest.importorskip("moto.server", reason="moto's server mode is not installed (extra stores)")
-    server = server_mod.ThreadedMotoServer(ip_address="127.0.0.1", port=0)
-    server.start()
-    host, port = server.get_host_and_port()
-    keys = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1"}
-    saved = {k: os.environ.get(k) for k in keys}
-    os.environ.update(keys)
-    try:
-        yield f"http://{host}:{port}"
-    finally:
-        server.stop()
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-
-
-def _bucket(endpoint: str, name: str) -> None:
-    import pyarrow.fs as pafs
-
-    fs = pafs.S3FileSystem(endpoint_override=endpoint.split("://")[1], scheme="http", access_key="testing",
-                           secret_key="testing", region="us-east-1", allow_bucket_creation=True)
-    fs.create_dir(name)
-
-
-def test_s3_table_gives_the_local_copys_findings(s3_endpoint: str, tmp_path: Path) -> None:
-    _bucket(s3_endpoint, "warehouse")
+def test_s3_table_gives_the_local_copys_findings(s3_endpoint: str, s3_bucket: Callable[[str], None],
+                                                tmp_path: Path) -> None:
+    s3_bucket("warehouse")
     t = _write("s3://warehouse", tmp_path / "cat", **{"s3.endpoint": s3_endpoint, "s3.access-key-id": "testing",
                                               "s3.secret-access-key": "testing", "s3.region": "us-east-1"})
     uri = "s3://warehouse/db/events"
@@ -267,13 +239,14 @@ def test_s3_table_gives_the_local_copys_findings(s3_endpoint: str, tmp_path: Pat
     assert run.returncode == 2 and "no Iceberg table at s3://warehouse/db/nothing" in run.stderr
 
 
-def test_a_copy_uploaded_to_a_store_is_checked_with_relocate(s3_endpoint: str, table: str, tmp_path: Path) -> None:
+def test_a_copy_uploaded_to_a_store_is_checked_with_relocate(s3_endpoint: str, s3_bucket: Callable[[str], None],
+                                                             table: str, tmp_path: Path) -> None:
     """A local table uploaded as it is to a bucket (its metadata still records the local paths):
     without --relocate the check reads the original's files and says so (a copy: exit 3); with
     --relocate LOCAL=URI the copy's own files are read from the store, as the finding says to."""
     import pyarrow.fs as pafs
 
-    _bucket(s3_endpoint, "uploads")
+    s3_bucket("uploads")
     fs = pafs.S3FileSystem(endpoint_override=s3_endpoint.split("://")[1], scheme="http", access_key="testing",
                            secret_key="testing", region="us-east-1")
     pafs.copy_files(table, "uploads/events", source_filesystem=pafs.LocalFileSystem(), destination_filesystem=fs)
@@ -311,8 +284,8 @@ def test_pytest_table_relocate_and_catalog(table: str, tmp_path: Path) -> None:
     assert "t:db.events @ 00003-" in run.stdout, run.stdout[-2000:]
 
 
-def test_pytest_table_s3(s3_endpoint: str, tmp_path: Path) -> None:
-    _bucket(s3_endpoint, "plugin")
+def test_pytest_table_s3(s3_endpoint: str, s3_bucket: Callable[[str], None], tmp_path: Path) -> None:
+    s3_bucket("plugin")
     _write("s3://plugin", tmp_path / "cat", **{"s3.endpoint": s3_endpoint, "s3.access-key-id": "testing",
                                               "s3.secret-access-key": "testing", "s3.region": "us-east-1"})
     given = ("--table", "s3://plugin/db/events", "--table-s3-endpoint", s3_endpoint)
@@ -357,6 +330,43 @@ def test_a_copied_table_is_an_incomplete_verdict_that_says_what_to_do(table: str
     text = render_text([result])
     assert "(files.table-copied below)" in text, text
     assert "what to do: give --relocate OLD=NEW" in text, text
+
+
+def test_an_executor_on_another_machine_reads_the_table_from_the_store(s3_endpoint: str,
+                                                                      s3_bucket: Callable[[str], None],
+                                                                      tmp_path: Path) -> None:
+    """check --spark of a table in a store: an executor on another machine than the driver has
+    not the driver's copy; it reads the table from the store into the same directory before its
+    batch runs, and the check gives the findings of the driver's copy."""
+    from iceberg_conformance.checker.stores import reading_from
+
+    s3_bucket("remote")
+    _write("s3://remote", tmp_path / "cat", **{"s3.endpoint": s3_endpoint, "s3.access-key-id": "testing",
+                                            "s3.secret-access-key": "testing", "s3.region": "us-east-1"})
+    for metadata_only in (False, True):
+        (src,) = resolve("s3://remote/db/events", s3_endpoint=s3_endpoint, metadata_only=metadata_only)
+        try:
+            expected = check_source(src, metadata_only=metadata_only)
+            spooled = src.spooled
+            assert spooled is not None
+            batches = 0
+
+            def elsewhere(fn: Callable[[Any], Any], units: list[Any]) -> list[Any]:
+                nonlocal batches
+                out = []
+                for batch in units:
+                    shutil.rmtree(spooled.directory)  # this batch runs where the driver's copy is not
+                    out.append(reading_from(spooled, fn)(batch))
+                    batches += 1
+                return out
+            got = check_source(src, metadata_only=metadata_only, mapper=elsewhere, workers=2)
+            assert batches > 1 and os.path.isdir(os.path.join(spooled.directory, "metadata"))
+            assert os.path.isdir(os.path.join(spooled.directory, "data")) != metadata_only
+        finally:
+            src.close()
+        assert got.units == expected.units and got.units > 3
+        assert got.findings == expected.findings
+        assert not [f for f in got.findings if f.severity == "error"], got.findings
 
 
 def test_a_copy_that_fails_midway_leaves_nothing_behind(table: str, tmp_path: Path,
