@@ -37,8 +37,10 @@ fi
 
 # a test that hangs fails after 15 minutes (pytest-timeout, from the dev extra) instead of holding CI
 rc=0
-# (and check --spark on the user's configuration: a session of its own, started once)
-python -m pytest suites tests/test_check_spark.py -p no:cacheprovider --target java --timeout 900 \
+# with it the tests of tests/ that need Spark (marked `spark`: the ci lane leaves them out), e.g.
+# check --spark on the user's configuration (a session of its own, started once)
+mapfile -t spark_tests < <(grep -l "pytest.mark.spark" tests/test_*.py)
+python -m pytest suites "${spark_tests[@]}" -p no:cacheprovider --target java --timeout 900 \
     --junitxml=report/spark-junit.xml --conformance-report report/java "$@" || rc=$?
 
 # the checker's mutation self-test over the golden tables (recall per area), and the bugs that
