@@ -11,8 +11,8 @@ endpoint (``--bucket``), written through PyIceberg's own FileIO.
 
 ``--fast`` writes the same kind of table in minutes where PyIceberg's appends slow down with
 the history (900 commits took 35 minutes): each commit is made of PyIceberg's own parts, its
-data file writer, manifest writer, snapshot summary and ``update_table_metadata``, but the
-history is not read back at each commit. The manifest list of commit ``i`` is PyIceberg's list
+data file writer, manifest writer, snapshot summary and the steps of ``update_table_metadata``,
+but the history is neither read back nor deep-copied at each commit. The manifest list of commit ``i`` is PyIceberg's list
 writer's file for the new manifest alone with its one Avro block extended by the previous
 list's records (PyIceberg writes a list as one block, the new manifest first and then the
 parent's, each record encoded as before: so the same bytes but for the random sync marker).
@@ -115,6 +115,22 @@ def _one_block(data: bytes) -> tuple[bytes, int, bytes, bytes]:
     return header, count, data[pos:pos + size], sync
 
 
+def _commit(meta: Any, updates: tuple[Any, ...], location: str) -> Any:
+    """PyIceberg's ``update_table_metadata`` of one commit, its steps in its order, but for the deep
+    copy of the whole metadata it ends with (which makes each commit cost the history)."""
+    from pyiceberg.table.update import _apply_table_update, _TableMetadataUpdateContext, _update_table_metadata_log
+    from pyiceberg.utils.datetime import datetime_to_millis
+
+    context = _TableMetadataUpdateContext()
+    new = meta
+    for update in updates:
+        new = _apply_table_update(update, new, context)
+    new = _update_table_metadata_log(new, location, meta.last_updated_ms)
+    if meta.last_updated_ms == new.last_updated_ms:
+        new = new.model_copy(update={"last_updated_ms": datetime_to_millis(datetime.datetime.now().astimezone())})
+    return new
+
+
 def write_fast(directory: str, rows: int, commits: int, days: int) -> str:
     """The table of :func:`write` made of PyIceberg's parts without reading the history back
     (see the module's docstring); returns its metadata file's location."""
@@ -134,7 +150,7 @@ def write_fast(directory: str, rows: int, commits: int, days: int) -> str:
     from pyiceberg.table.refs import MAIN_BRANCH, SnapshotRefType
     from pyiceberg.table.snapshots import (Operation, Snapshot, SnapshotSummaryCollector, Summary,
                                            update_snapshot_summaries)
-    from pyiceberg.table.update import AddSnapshotUpdate, SetSnapshotRefUpdate, update_table_metadata
+    from pyiceberg.table.update import AddSnapshotUpdate, SetSnapshotRefUpdate
     from pyiceberg.table.update.snapshot import _new_manifest_file_name, _new_manifest_list_file_name
     from pyiceberg.transforms import DayTransform
     from pyiceberg.types import DoubleType, LongType, NestedField, StringType, TimestamptzType
@@ -186,9 +202,9 @@ def write_fast(directory: str, rows: int, commits: int, days: int) -> str:
             fh.write(header + _zigzag(count + i) + _zigzag(len(packed)) + packed + sync)
         snapshot = Snapshot(snapshot_id=sid, parent_snapshot_id=parent, manifest_list=list_path, sequence_number=seq,
                             summary=summary, schema_id=meta.current_schema_id)
-        meta = update_table_metadata(meta, (AddSnapshotUpdate(snapshot=snapshot), SetSnapshotRefUpdate(
+        meta = _commit(meta, (AddSnapshotUpdate(snapshot=snapshot), SetSnapshotRefUpdate(
             snapshot_id=sid, parent_snapshot_id=parent, ref_name=MAIN_BRANCH, type=SnapshotRefType.BRANCH)),
-            metadata_location=location)
+            location)
         location = places.new_table_metadata_file_location(i + 1)
         if i >= commits - 101:
             ToOutputFile.table_metadata(meta, io.new_output(location))
