@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import jsonschema
 
@@ -503,7 +503,7 @@ def load_metadata_after(path: str | Path, shared: SharedArrays) -> JSON | None:
     if doc is _UNSURE:
         shared.clear()
         doc, _ = load_metadata(path)
-    return doc  # type: ignore[no-any-return]
+    return doc
 
 
 def _parse_sharing(text: str, shared: SharedArrays) -> Any:
@@ -517,28 +517,32 @@ def _parse_sharing(text: str, shared: SharedArrays) -> Any:
         duplicate = duplicate or len(out) != len(p)
         return out
 
-    scan = json.JSONDecoder(parse_constant=_parse_constant, object_pairs_hook=pairs).scan_once
+    decoder = json.JSONDecoder(parse_constant=_parse_constant, object_pairs_hook=pairs)
+    scan: Callable[[str, int], tuple[Any, int]] = decoder.scan_once  # type: ignore[attr-defined]
     strings = len(text) > MAX_STRING_CHARS
-    ws = _WS.match
+
+    def ws(at: int) -> int:  # the position after the whitespace at ``at``
+        m = _WS.match(text, at)
+        return m.end() if m is not None else at
     doc: dict[str, Any] = {}
     arrays: SharedArrays = {}
     try:
-        i = ws(text, 0).end()
+        i = ws(0)
         if text[i:i + 1] != "{":
             return _UNSURE
-        i = ws(text, i + 1).end()
+        i = ws(i + 1)
         if text[i:i + 1] == "}":
             i += 1
         while text[i:i + 1] == '"':
             key, i = scan(text, i)
-            i = ws(text, i).end()
+            i = ws(i)
             if key in doc or text[i:i + 1] != ":" or (strings and len(key) > MAX_STRING_CHARS):
                 return _UNSURE
-            start = ws(text, i + 1).end()
+            start = ws(i + 1)
             before = shared.get(key)
             head = before[0][:-1] if before is not None and len(before[0]) > 2 else None
             if head is not None and text.startswith(head, start) and \
-                    text[(k := ws(text, start + len(head)).end()):k + 1] == ",":
+                    text[(k := ws(start + len(head))):k + 1] == ",":
                 tail, n = scan("[" + text[k + 1:], 0)  # the elements after the shared ones
                 if not tail or duplicate or not _within_limits(tail, 1, strings):
                     return _UNSURE
@@ -551,9 +555,9 @@ def _parse_sharing(text: str, shared: SharedArrays) -> Any:
             doc[key] = value
             if type(value) is list:
                 arrays[key] = (text[start:i], value)
-            i = ws(text, i).end()
+            i = ws(i)
             if text[i:i + 1] == ",":
-                i = ws(text, i + 1).end()
+                i = ws(i + 1)
                 if text[i:i + 1] != '"':
                     return _UNSURE
             elif text[i:i + 1] == "}":
@@ -568,7 +572,7 @@ def _parse_sharing(text: str, shared: SharedArrays) -> Any:
                 return _UNSURE
     except (_JsonLimit, ValueError, RecursionError, StopIteration):
         return _UNSURE
-    if ws(text, i).end() != len(text):
+    if ws(i) != len(text):
         return _UNSURE
     shared.clear()
     shared.update(arrays)
