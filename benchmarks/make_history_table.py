@@ -70,49 +70,17 @@ def write(directory: str, rows: int, commits: int, days: int, s3_endpoint: str |
     return str(t.metadata_location)
 
 
-def _long(data: bytes, pos: int) -> tuple[int, int]:
-    """The zigzag varint at ``pos`` of Avro bytes, and the position after it."""
-    shift = acc = 0
-    while True:
-        b = data[pos]
-        pos += 1
-        acc |= (b & 0x7F) << shift
-        shift += 7
-        if not b & 0x80:
-            return (acc >> 1) ^ -(acc & 1), pos
-
-
-def _zigzag(n: int) -> bytes:
-    n = (n << 1) ^ (n >> 63)
-    out = bytearray()
-    while n & ~0x7F:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
 def _one_block(data: bytes) -> tuple[bytes, int, bytes, bytes]:
     """(header with its sync marker, record count, block data, sync marker) of an Avro container
     file holding one block."""
-    assert data[:4] == b"Obj\x01"
-    pos = 4
-    while True:
-        count, pos = _long(data, pos)
-        if count == 0:
-            break
-        if count < 0:
-            count = -count
-            _size, pos = _long(data, pos)
-        for _ in range(2 * count):  # keys and values, each length-prefixed bytes
-            n, pos = _long(data, pos)
-            pos += n
-    sync = data[pos:pos + 16]
-    header = data[:pos + 16]
-    count, pos = _long(data, pos + 16)
-    size, pos = _long(data, pos)
+    from iceberg_conformance.reference.avro import _read_header, _read_long
+
+    _meta, at = _read_header(data)
+    sync = data[at:at + 16]
+    count, pos = _read_long(data, at + 16)
+    size, pos = _read_long(data, pos)
     assert data[pos + size:] == sync, "one block expected"
-    return header, count, data[pos:pos + size], sync
+    return data[:at + 16], count, data[pos:pos + size], sync
 
 
 def _commit(meta: Any, updates: tuple[Any, ...], location: str) -> Any:
@@ -154,6 +122,8 @@ def write_fast(directory: str, rows: int, commits: int, days: int) -> str:
     from pyiceberg.table.update.snapshot import _new_manifest_file_name, _new_manifest_list_file_name
     from pyiceberg.transforms import DayTransform
     from pyiceberg.types import DoubleType, LongType, NestedField, StringType, TimestamptzType
+
+    from iceberg_conformance.reference.avro import _zigzag
 
     os.makedirs(directory, exist_ok=True)
     catalog_db = f"{os.path.abspath(directory)}/catalog.db"

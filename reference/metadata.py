@@ -417,21 +417,27 @@ def _parse_plain(text: str) -> Any:
     :data:`_UNSURE`: then the text is parsed again with every limit located. One parse by the C
     parser with a duplicate-key check, and one walk over the values (strings measured only in a
     text long enough to hold a long one); the common case, a valid metadata file, costs no more."""
-    duplicate = False
-
-    def pairs(p: list[tuple[str, Any]]) -> dict[str, Any]:
-        nonlocal duplicate
-        out = dict(p)
-        duplicate = duplicate or len(out) != len(p)
-        return out
-
+    pairs = _DuplicateWatch()
     try:
         doc = json.loads(text, parse_constant=_parse_constant, object_pairs_hook=pairs)
     except (_JsonLimit, ValueError, RecursionError):  # JSONDecodeError is a ValueError
         return _UNSURE
-    if duplicate or not _within_limits([doc], -1, len(text) > MAX_STRING_CHARS):
+    if pairs.seen or not _within_limits([doc], -1, len(text) > MAX_STRING_CHARS):
         return _UNSURE
     return doc
+
+
+class _DuplicateWatch:
+    """An ``object_pairs_hook`` that makes the object and notes (``seen``) a key given twice."""
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def __call__(self, p: list[tuple[str, Any]]) -> dict[str, Any]:
+        out = dict(p)
+        if len(out) != len(p):
+            self.seen = True
+        return out
 
 
 def _within_limits(values: list[Any], depth: int, strings: bool) -> bool:
@@ -509,14 +515,7 @@ def load_metadata_after(path: str | Path, shared: SharedArrays) -> JSON | None:
 def _parse_sharing(text: str, shared: SharedArrays) -> Any:
     """:func:`_parse_plain` of the text of a JSON object, top-level arrays sharing with
     ``shared`` (see :func:`load_metadata_after`); :data:`_UNSURE` when it cannot tell."""
-    duplicate = False
-
-    def pairs(p: list[tuple[str, Any]]) -> dict[str, Any]:
-        nonlocal duplicate
-        out = dict(p)
-        duplicate = duplicate or len(out) != len(p)
-        return out
-
+    pairs = _DuplicateWatch()
     decoder = json.JSONDecoder(parse_constant=_parse_constant, object_pairs_hook=pairs)
     scan: Callable[[str, int], tuple[Any, int]] = decoder.scan_once  # type: ignore[attr-defined]
     strings = len(text) > MAX_STRING_CHARS
@@ -544,13 +543,13 @@ def _parse_sharing(text: str, shared: SharedArrays) -> Any:
             if head is not None and text.startswith(head, start) and \
                     text[(k := ws(start + len(head))):k + 1] == ",":
                 tail, n = scan("[" + text[k + 1:], 0)  # the elements after the shared ones
-                if not tail or duplicate or not _within_limits(tail, 1, strings):
+                if not tail or pairs.seen or not _within_limits(tail, 1, strings):
                     return _UNSURE
                 value: Any = before[1] + tail  # type: ignore[index]
                 i = k + n
             else:
                 value, i = scan(text, start)
-                if duplicate or not _within_limits([value], 0, strings):
+                if pairs.seen or not _within_limits([value], 0, strings):
                     return _UNSURE
             doc[key] = value
             if type(value) is list:
