@@ -20,7 +20,8 @@ from iceberg_conformance.checker.find import absent, local_path, Locator, Roots,
 from iceberg_conformance.reference.avro import SharedBlocks
 from iceberg_conformance.reference.findings import Finding
 from iceberg_conformance.reference.manifests import read_manifest, read_manifest_list
-from iceberg_conformance.reference.metadata import current_schema, format_version, load_metadata, schema_by_id
+from iceberg_conformance.reference.metadata import (current_schema, format_version, load_metadata, load_metadata_after,
+                                                     schema_by_id, SharedArrays)
 from iceberg_conformance.reference.safeio import is_regular
 from iceberg_conformance.reference.types import parse_type, StructType
 
@@ -124,6 +125,7 @@ class CheckRun:
         self._first_row_ids: dict[Any, Any] | None = None
         self._listed: dict[int, tuple[dict[str, Any], tuple[str | None, bool, bool]]] = {}
         self._repeated: tuple[int, dict[int, list[tuple[str, int]]]] | None = None
+        self._record_facts: tuple[int, dict[int, tuple[Any, Any]]] = (0, {})
 
     # --- what may be read -----------------------------------------------------------------------
 
@@ -245,6 +247,14 @@ class CheckRun:
             self._repeated = (len(self.digests), per)
         return self._repeated[1]
 
+    def record_facts(self) -> dict[int, tuple[Any, Any]]:
+        """What the snapshot units worked out of each manifest-list record object, by its id:
+        (the record, kept so its id stays its own; what it gives). Emptied when ``digests``
+        grows, since what a record gives depends on its manifest's digest and the others'."""
+        if self._record_facts[0] != len(self.digests):
+            self._record_facts = (len(self.digests), {})
+        return self._record_facts[1]
+
     # --- what has been read ---------------------------------------------------------------------
 
     def manifest_list(self, path: str) -> tuple[list[dict[str, Any]], list[Finding]]:
@@ -305,12 +315,14 @@ def logged_metadata(doc: dict[str, Any], allowed: Callable[[str], str | None], *
     a JSON object are passed over (the log may outlive them); each is read when it is reached."""
     log = doc.get("metadata-log")
     entries = list(enumerate(log)) if isinstance(log, list) else []
+    # oldest first, a file's arrays that repeat the file before it share its values
+    shared: SharedArrays = {}
     for i, entry in reversed(entries) if newest_first else entries:
         path = entry.get("metadata-file") if isinstance(entry, dict) else None
         local = locate(path) if isinstance(path, str) else None
         if path is None or local is None or allowed(local) is None or not is_regular(local):
             continue
-        old, _ = load_metadata(local)
+        old = load_metadata_after(local, shared) if not newest_first else load_metadata(local)[0]
         if isinstance(old, dict):
             yield i, path, old
 

@@ -837,6 +837,25 @@ class SharedBlocks:
         self._schemas: dict[bytes, Any] = {}
         #: (schema text, byte length, record count) -> (block data, its records)
         self._tails: OrderedDict[tuple[bytes, int, int], tuple[bytes, list[Any]]] = OrderedDict()
+        #: of the block decoded last that ended with a kept block: (that block's records, the
+        #: number of records in front of them); None when the block decoded last ended with none
+        self.last_tail: tuple[list[Any], int] | None = None
+        #: what a reader made of the records of a kept block (by the id of its records list, the
+        #: list kept too), so that a later block ending with it reuses it (see :meth:`derived`)
+        self._derived: OrderedDict[int, tuple[list[Any], Any]] = OrderedDict()
+
+    def derived(self, records: list[Any]) -> Any:
+        """What :meth:`derive` stored for the records list ``records`` (None: nothing)."""
+        got = self._derived.get(id(records))
+        return got[1] if got is not None and got[0] is records else None
+
+    def derive(self, records: list[Any], value: Any) -> None:
+        """Store ``value`` as what the records list ``records`` (a block's, as :meth:`decode`
+        returned it) was made into; the ``keep`` most recent are kept."""
+        self._derived[id(records)] = (records, value)
+        self._derived.move_to_end(id(records))
+        if len(self._derived) > self.keep:
+            self._derived.popitem(last=False)
 
     def parsed(self, text: bytes) -> Any:
         got = self._schemas.get(text)
@@ -862,7 +881,9 @@ class SharedBlocks:
             self._tails.move_to_end(key)
             out.extend(t_records)
             self._keep(text, count, body, out)
+            self.last_tail = (t_records, count - t_count)
             return out, True
+        self.last_tail = None
         out = whole()
         if len(out) != count:
             raise ValueError("the block holds another number of records than it declares")
@@ -881,10 +902,11 @@ def read_container_shared(path: str, shared: SharedBlocks) -> tuple[AvroSchema, 
     and the blocks as :func:`iter_container` does, and ValueError (or fastavro's errors) for
     records that do not decode: the caller then reads the file with :func:`read_container`,
     which says where."""
+    shared.last_tail = None
     f, writer_schema, meta, head, blocks = _open_rebuilt(path)
     with f:
         text = _read_header(head)[0]["avro.schema"]
-        records: list[Any] = []
+        parts: list[list[Any]] = []
         every = True
         for count, body in blocks.bodies():
             def whole(count: int = count, body: bytes = body) -> list[Any]:
@@ -892,7 +914,11 @@ def read_container_shared(path: str, shared: SharedBlocks) -> tuple[AvroSchema, 
                 return [r for b in fastavro.block_reader(io.BytesIO(head + block)) for r in b]
             got, tail = shared.decode(text, count, body, whole)
             every = every and tail
-            records.extend(got)
+            parts.append(got)
+    if len(parts) != 1:
+        shared.last_tail = None  # the tail of one block of several: not the file's
+    # one block: its records list as kept (the caller does not change it)
+    records = parts[0] if len(parts) == 1 else [r for part in parts for r in part]
     return writer_schema, meta, records, every
 
 

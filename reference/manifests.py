@@ -1320,6 +1320,16 @@ def read_manifest_list(path: str, format_version: int | None = None, memo: dict[
     # v1 has no content field; one written anyway is read raw (the v1 rows leave it out)
     v1_content = ids[517][0] if version == 1 and 517 in ids else None
     context = (version, json.dumps(writer_schema, sort_keys=True)) if memo is not None else None
+    # a list whose one block ends with a block read before, whose entries all passed the checks
+    # below: only the records in front are decoded and checked, the others' entries are reused
+    tail = blocks.last_tail if blocks is not None and shared and memo is not None and v1_content is None else None
+    reused = blocks.derived(tail[0]) if blocks is not None and tail is not None else None
+    block_records = records
+    if reused is not None and reused[0] == context and reused[2]:
+        records, after = records[:tail[1]], reused[1]  # type: ignore[index]
+    else:
+        after = []
+    before_records = len(findings)
     for i, r in enumerate(records):
         if v1_content is not None and isinstance(r, dict) and r.get(v1_content) not in (None, 0):
             findings.append(_finding("manifests.content-version", f"content {_short_value(r.get(v1_content))} in a "
@@ -1348,7 +1358,9 @@ def read_manifest_list(path: str, format_version: int | None = None, memo: dict[
             return [], findings
     # entries checked before without a finding (the memo keeps them, so their ids stay theirs)
     clean = memo.setdefault(("clean", version), {}) if memo is not None else {}
-    for i, mf in enumerate(entries):
+    checked = entries
+    entries = entries + after if after else entries
+    for i, mf in enumerate(checked):
         if clean.get(id(mf)) is mf:
             continue
         before = len(findings)
@@ -1371,6 +1383,9 @@ def read_manifest_list(path: str, format_version: int | None = None, memo: dict[
                                      "Manifest Lists / First Row ID Assignment", path, loc))
         if memo is not None and len(findings) == before:
             clean[id(mf)] = mf
+    if blocks is not None and memo is not None and v1_content is None:
+        # the block's records (kept by ``blocks``) -> its entries, and whether none gave a finding
+        blocks.derive(block_records, (context, entries, len(findings) == before_records))
     return entries, findings
 
 

@@ -31,13 +31,14 @@ import io
 import json
 import math
 import os
+import re
 import uuid as uuidlib
 import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import jsonschema
 
@@ -416,44 +417,56 @@ def _parse_plain(text: str) -> Any:
     :data:`_UNSURE`: then the text is parsed again with every limit located. One parse by the C
     parser with a duplicate-key check, and one walk over the values (strings measured only in a
     text long enough to hold a long one); the common case, a valid metadata file, costs no more."""
-    duplicate = False
-
-    def pairs(p: list[tuple[str, Any]]) -> dict[str, Any]:
-        nonlocal duplicate
-        out = dict(p)
-        duplicate = duplicate or len(out) != len(p)
-        return out
-
+    pairs = _DuplicateWatch()
     try:
         doc = json.loads(text, parse_constant=_parse_constant, object_pairs_hook=pairs)
     except (_JsonLimit, ValueError, RecursionError):  # JSONDecodeError is a ValueError
         return _UNSURE
-    if duplicate:
+    if pairs.seen or not _within_limits([doc], -1, len(text) > MAX_STRING_CHARS):
         return _UNSURE
-    strings = len(text) > MAX_STRING_CHARS
-    stack: list[tuple[Any, int]] = [([doc], -1)]
+    return doc
+
+
+class _DuplicateWatch:
+    """An ``object_pairs_hook`` that makes the object and notes (``seen``) a key given twice."""
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def __call__(self, p: list[tuple[str, Any]]) -> dict[str, Any]:
+        out = dict(p)
+        if len(out) != len(p):
+            self.seen = True
+        return out
+
+
+def _within_limits(values: list[Any], depth: int, strings: bool) -> bool:
+    """Whether ``values``, the children of a container standing at ``depth`` (the document's own
+    children: ``depth`` 0), keep every limit of :func:`_parse_plain` but duplicate keys (strings
+    measured only when ``strings``)."""
+    stack: list[tuple[Any, int]] = [(values, depth)]
     pop, push = stack.pop, stack.append
     while stack:
         value, depth = pop()
         if type(value) is dict:
             if strings and any(len(k) > MAX_STRING_CHARS for k in value):
-                return _UNSURE
+                return False
             value = value.values()
         for child in value:
             if depth >= MAX_DEPTH:  # the child stands deeper than the limit
-                return _UNSURE
+                return False
             t = type(child)
             if t is dict or t is list:
                 push((child, depth + 1))
             elif t is int:
                 if not LONG_MIN <= child <= LONG_MAX:
-                    return _UNSURE
+                    return False
             elif t is float:
                 if not math.isfinite(child):
-                    return _UNSURE
+                    return False
             elif t is str and strings and len(child) > MAX_STRING_CHARS:
-                return _UNSURE
-    return doc
+                return False
+    return True
 
 
 def load_metadata(path: str | Path) -> tuple[JSON | None, list[Finding]]:
@@ -469,6 +482,100 @@ def load_metadata(path: str | Path) -> tuple[JSON | None, list[Finding]]:
         return None, col.findings
     doc, findings = parse_metadata_bytes(data, str(path))
     return doc, col.findings + findings
+
+
+#: the arrays of a metadata file read before (top-level key -> the array's text, its values),
+#: whose values the next file's arrays that begin with them share
+SharedArrays = dict[str, tuple[str, list[Any]]]
+
+_WS = re.compile(r"[ \t\n\r]*")
+
+
+def load_metadata_after(path: str | Path, shared: SharedArrays) -> JSON | None:
+    """:func:`load_metadata`'s value of ``path``, reading again only what is new since the file read before it: a top-level array that begins
+    with the elements of that file's array of the same key (``shared``: a table's next metadata
+    file appends to ``snapshots`` and ``snapshot-log``) parses only the elements after them and
+    shares the others' values, which kept every limit then. ``shared`` is updated to this
+    file's arrays. A text the quick reading cannot follow is loaded whole."""
+    col = _Collector(str(path))
+    data = _read_bounded(Path(path), col)
+    text = None
+    if data is not None and not col.findings:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = None
+    doc = _UNSURE if text is None else _parse_sharing(text, shared)
+    if doc is _UNSURE:
+        shared.clear()
+        doc, _ = load_metadata(path)
+    return doc
+
+
+def _parse_sharing(text: str, shared: SharedArrays) -> Any:
+    """:func:`_parse_plain` of the text of a JSON object, top-level arrays sharing with
+    ``shared`` (see :func:`load_metadata_after`); :data:`_UNSURE` when it cannot tell."""
+    pairs = _DuplicateWatch()
+    decoder = json.JSONDecoder(parse_constant=_parse_constant, object_pairs_hook=pairs)
+    scan: Callable[[str, int], tuple[Any, int]] = decoder.scan_once  # type: ignore[attr-defined]
+    strings = len(text) > MAX_STRING_CHARS
+
+    def ws(at: int) -> int:  # the position after the whitespace at ``at``
+        m = _WS.match(text, at)
+        return m.end() if m is not None else at
+    doc: dict[str, Any] = {}
+    arrays: SharedArrays = {}
+    try:
+        i = ws(0)
+        if text[i:i + 1] != "{":
+            return _UNSURE
+        i = ws(i + 1)
+        if text[i:i + 1] == "}":
+            i += 1
+        while text[i:i + 1] == '"':
+            key, i = scan(text, i)
+            i = ws(i)
+            if key in doc or text[i:i + 1] != ":" or (strings and len(key) > MAX_STRING_CHARS):
+                return _UNSURE
+            start = ws(i + 1)
+            before = shared.get(key)
+            head = before[0][:-1] if before is not None and len(before[0]) > 2 else None
+            if head is not None and text.startswith(head, start) and \
+                    text[(k := ws(start + len(head))):k + 1] == ",":
+                tail, n = scan("[" + text[k + 1:], 0)  # the elements after the shared ones
+                if not tail or pairs.seen or not _within_limits(tail, 1, strings):
+                    return _UNSURE
+                value: Any = before[1] + tail  # type: ignore[index]
+                i = k + n
+            else:
+                value, i = scan(text, start)
+                if pairs.seen or not _within_limits([value], 0, strings):
+                    return _UNSURE
+            doc[key] = value
+            if type(value) is list:
+                arrays[key] = (text[start:i], value)
+            i = ws(i)
+            if text[i:i + 1] == ",":
+                i = ws(i + 1)
+                if text[i:i + 1] != '"':
+                    return _UNSURE
+            elif text[i:i + 1] == "}":
+                i += 1
+                break
+            else:
+                return _UNSURE
+        else:
+            if not doc and text[i - 1:i] == "}":
+                pass
+            else:
+                return _UNSURE
+    except (_JsonLimit, ValueError, RecursionError, StopIteration):
+        return _UNSURE
+    if ws(i) != len(text):
+        return _UNSURE
+    shared.clear()
+    shared.update(arrays)
+    return doc
 
 
 def read_metadata(path: str | Path) -> dict[str, Any]:
@@ -637,7 +744,8 @@ def validate_metadata(doc: JSON, file: str = "") -> list[Finding]:
         col.add("metadata.format-version",
                 f"format-version {v} is not supported (this reader supports 1..3)", "/format-version")
         return col.findings
-    errors = sorted(_validator(v).iter_errors(doc), key=lambda e: (list(e.absolute_path), e.message))
+    errors = [] if _valid_by_shape(v, doc) else \
+        sorted(_validator(v).iter_errors(doc), key=lambda e: (list(e.absolute_path), e.message))
     errors = [e for e in errors if not _pre_upgrade_snapshot(doc, e)]
     for e in errors[:20]:
         col.add("metadata.shape", f"v{v}: {e.message}"[:300], _pointer(e.absolute_path))
@@ -645,6 +753,55 @@ def validate_metadata(doc: JSON, file: str = "") -> list[Finding]:
         return col.findings
     _Semantics(doc, v, col).run()
     return col.findings
+
+
+#: the arrays of a metadata document that grow with its commits, whose items' verdict under the
+#: JSON Schemas depends only on their :func:`_shape` (tests/test_metadata_fast.py holds the
+#: schemas to the keywords :func:`_shape` covers)
+SHAPED_ARRAYS = ("snapshots", "snapshot-log", "metadata-log")
+
+
+def _valid_by_shape(version: int, doc: dict[str, Any]) -> bool:
+    """Whether ``doc`` is valid against the JSON Schema of ``version``, told with one item per
+    :func:`_shape` in place of all the items of its long :data:`SHAPED_ARRAYS`: the schemas'
+    keywords for those items (type, required, properties, additionalProperties, items, and
+    minimum/maximum at 0 and the int and long bounds) give the same verdict on two values of the
+    same shape. False when that cannot tell (an error, or no long array): then validate the
+    whole document."""
+    fewer: dict[str, Any] = {}
+    try:
+        for key in SHAPED_ARRAYS:
+            items = doc.get(key)
+            if isinstance(items, list) and len(items) >= 16:
+                firsts: dict[Any, Any] = {}
+                for item in items:
+                    firsts.setdefault(_shape(item), item)
+                fewer[key] = list(firsts.values())
+    except RecursionError:
+        return False
+    if not fewer:
+        return False
+    return next(iter(_validator(version).iter_errors(dict(doc, **fewer))), None) is None
+
+
+#: the integer bounds the metadata JSON Schemas compare with (minimum and maximum)
+_BOUNDS = (-(2**63), -(2**31), 0, 2**31 - 1, 2**63 - 1)
+
+
+def _shape(value: Any) -> Any:
+    """What a JSON Schema of the metadata tells of ``value``: its JSON type, object keys, array
+    length, an integer's place among :data:`_BOUNDS`, a float itself (an integral float is a
+    JSON Schema integer)."""
+    t = type(value)
+    if t is dict:
+        return ("d", tuple(sorted((k, _shape(x)) for k, x in value.items())))
+    if t is list:
+        return ("l", tuple(_shape(x) for x in value))
+    if t is int:
+        return ("i", tuple(value < b for b in _BOUNDS), tuple(value > b for b in _BOUNDS))
+    if t is float:
+        return ("f", value)
+    return (t.__name__,)
 
 
 def _pre_upgrade_snapshot(doc: dict[str, Any], error: Any) -> bool:

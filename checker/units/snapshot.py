@@ -54,8 +54,12 @@ def check_snapshot(run: CheckRun, unit: Unit) -> list[Finding]:
     snap_seq = snap.get("sequence-number", 0) if version >= 2 else 0
     mfs = snapshot_manifests(run, snap)
     spec_ids = set(spec_by_id(doc))
-    facts = [run.listed(mf) for mf in mfs]
     seqs = version >= 2 and isinstance(snap_seq, int)
+    quick = _quiet_totals(run, mfs, sid, snap_seq if seqs else None, spec_ids) if version < 3 else None
+    if quick is not None:
+        out.extend(check_operation(snap, mfs, file))
+        return out + _summary_totals(snap, *quick, unit.table, loc)
+    facts = [run.listed(mf) for mf in mfs]
     for i, (mf, (_local, _readable, in_place)) in enumerate(zip(mfs, facts)):
         sp = mf.get("partition_spec_id")
         if isinstance(sp, int) and spec_ids and sp not in spec_ids:
@@ -143,14 +147,82 @@ def check_snapshot(run: CheckRun, unit: Unit) -> list[Finding]:
                 out.append(Finding("dv.one-per-data-file", f"data file {ref} has two deletion vectors in snapshot "
                                    f"{sid} ({dvs[ref]} and {mpath} entries[{i}])", CLAUSE_DV, file, loc))
             dvs[ref] = f"{mpath} entries[{i}]"
+    return out + _summary_totals(snap, totals, all_read, unit.table, loc)
+
+
+def _summary_totals(snap: dict[str, Any], totals: dict[str, int], all_read: bool, table: str,
+                    loc: str) -> list[Finding]:
+    """``snapshot.summary-totals``: the summary's totals against the live files' (``all_read``:
+    every manifest was read to its end, else nothing is judged)."""
+    out: list[Finding] = []
     summary = snap.get("summary")
     for key, actual in totals.items() if all_read else ():
         claimed = summary.get(key) if isinstance(summary, dict) else None
         if isinstance(claimed, str) and claimed.isdigit() and (len(claimed) > 20 or int(claimed) != actual):
             out.append(Finding("snapshot.summary-totals", f"summary {key} is {claimed}, the live files add up "
-                               f"to {actual}", "Snapshots: summary (optional metrics)", unit.table,
+                               f"to {actual}", "Snapshots: summary (optional metrics)", table,
                                f"{loc} summary/{key}", "warning"))
     return out
+
+
+#: the totals a snapshot's summary may state, in the order of :func:`_record_facts`' totals
+TOTALS = ("total-data-files", "total-delete-files", "total-records", "total-position-deletes",
+          "total-equality-deletes")
+
+
+def _quiet_totals(run: CheckRun, mfs: list[dict[str, Any]], sid: Any, snap_seq: int | None,
+                  spec_ids: set[int]) -> tuple[dict[str, int], bool] | None:
+    """The live files' totals of a snapshot before v3 whose manifest-list records ``mfs`` give no
+    finding of the per-record and live-file rules of :func:`check_snapshot`, and whether every
+    manifest was read to its end; None when one may (those rules then go through the records).
+    What a record gives is worked out once per record object (:meth:`CheckRun.record_facts`):
+    a list that repeats its parent's records costs a look-up per record. ``snap_seq``: the
+    snapshot's sequence number when the records' are judged against it."""
+    facts = run.record_facts()
+    rows = []
+    for mf in mfs:
+        got = facts.get(id(mf))
+        if got is None or got[0] is not mf:
+            got = facts[id(mf)] = (mf, _record_facts(run, mf, spec_ids))
+        row = got[1]
+        if row is None:
+            return None
+        rows.append(row)
+    if len({r[0] for r in rows}) != len(rows):
+        return None  # a manifest listed twice: its keys are live twice
+    if snap_seq is not None:
+        for _local, seq, added, _t, _c in rows:
+            if seq is not None and (seq > snap_seq or (seq != snap_seq and added == sid)):
+                return None
+    sums = [sum(c) for c in zip(*(r[3] for r in rows))] if rows else [0] * len(TOTALS)
+    return dict(zip(TOTALS, sums)), all(r[4] for r in rows)
+
+
+def _record_facts(run: CheckRun, mf: dict[str, Any], spec_ids: set[int]
+                  ) -> tuple[str, int | None, Any, tuple[int, ...], bool] | None:
+    """Of a manifest-list record that gives no finding by itself (its spec id is the table's,
+    its manifest is readable with the listed length, and its manifest's live digest has no
+    deletion vector and no content key live in another manifest of the run): its manifest's
+    local path, its sequence number (None: not an integer), ``added_snapshot_id``, the live
+    files' totals (in :data:`TOTALS` order) and whether the manifest was read to its end. None
+    for any other record."""
+    sp = mf.get("partition_spec_id")
+    if isinstance(sp, int) and spec_ids and sp not in spec_ids:
+        return None
+    local, _readable, in_place = run.listed(mf)
+    d = run.digests.get(local) if local is not None and in_place else None
+    if not isinstance(d, LiveDigest) or d.dvs or run.repeated_keys().get(id(d)):
+        return None
+    t = [0] * len(TOTALS)
+    for content, (n, rc) in d.totals.items():
+        if content == 0:
+            t[0] += n
+            t[2] += rc
+        else:
+            t[1] += n
+            t[3 if content == 1 else 4] += rc
+    seq = mf.get("sequence_number")
+    return str(local), seq if isinstance(seq, int) else None, mf.get("added_snapshot_id"), tuple(t), d.complete
 
 
 CLAUSE_ROW_IDS = "Manifest Lists: First Row ID Assignment; Row Lineage"

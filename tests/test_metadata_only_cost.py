@@ -1,0 +1,261 @@
+"""The metadata-only check costs the distinct files and records of a table, not its commits times
+its files (issue 25). Each test pins one way of it by what it does, on a PyIceberg table of 20
+appends (20 snapshots whose manifest lists repeat each other, 20 earlier metadata files each
+holding every snapshot before it) or on a document built here:
+
+* the earlier metadata files of ``metadata-log`` share the arrays they repeat
+  (:func:`reference.metadata.load_metadata_after`), and read what :func:`load_metadata` reads;
+* the JSON Schema judges one snapshot (log entry) per shape, the whole document when one is wrong;
+* a valid metadata text is parsed once, without the located parse's hooks;
+* a snapshot unit works out what a manifest-list record gives once per record;
+* a manifest list whose block ends with the previous list's does not go through those records;
+* ``CheckRun.repeated_keys`` names only the content keys live in more than one manifest.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from iceberg_conformance.checker.check import check_table
+from iceberg_conformance.checker.plan import LiveDigest
+from iceberg_conformance.checker.run import CheckRun
+from iceberg_conformance.checker.units import snapshot as snapshot_unit
+from iceberg_conformance.reference import metadata as md
+from iceberg_conformance.reference.avro import SharedBlocks
+from iceberg_conformance.reference.manifests import read_manifest_list
+
+APPENDS = 20
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The current metadata file of a v2 PyIceberg table of ``APPENDS`` appends."""
+    pytest.importorskip("pyiceberg", reason="PyIceberg writes the table (extra pyiceberg)")
+    import pyarrow as pa
+    from pyiceberg.catalog.sql import SqlCatalog
+
+    root = tmp_path_factory.mktemp("history")
+    catalog = SqlCatalog("c", uri=f"sqlite:///{root / 'c.db'}", warehouse=f"file://{root}")
+    catalog.create_namespace("db")
+    schema = pa.schema([pa.field("id", pa.int64()), pa.field("s", pa.string())])
+    t = catalog.create_table("db.t", schema, properties={"format-version": "2"})
+    for i in range(APPENDS):
+        t.append(pa.table({"id": pa.array([2 * i, 2 * i + 1], pa.int64()), "s": pa.array(["a", None])}))
+    return str(t.metadata_location).removeprefix("file://")
+
+
+def _doc(path: str) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(Path(path).read_text())
+    return doc
+
+
+# --- the earlier metadata files ----------------------------------------------------------------
+
+def test_logged_files_share_the_snapshots_they_repeat(table: str) -> None:
+    logged = CheckRun(table).logged()
+    assert len(logged) == APPENDS  # the create and every append but the last
+    for (_i, _p, before), (_j, path, after) in zip(logged, logged[1:]):
+        assert after == md.load_metadata(Path(table).parent / Path(path).name)[0]
+        old, new = before["snapshots"], after["snapshots"]
+        assert len(new) == len(old) + 1
+        assert all(a is b for a, b in zip(old, new))  # not parsed again: the very values
+
+
+@pytest.mark.parametrize("text", [
+    '{"a":[1,{"k":2}],"b":3}',                    # one element more
+    '{"a":[1,{"k":2}] , "b" : 3 }',               # whitespace around
+    '{"a":[1,{"k":2},],"b":3}',                   # a trailing comma: not JSON
+    '{"a":[1,{"k":2,"k":3}],"b":3}',              # a duplicate key in the new element
+    '{"a":[1,NaN],"b":3}',                        # not a JSON number
+    '{"a":[1,9223372036854775808],"b":3}',        # beyond the long range
+    '{"a":[1,' + "[" * md.MAX_DEPTH + "]" * md.MAX_DEPTH + '],"b":3}',  # nested too deeply
+    '{"a":[12],"b":3}',                           # begins with the old text, not with its elements
+    '{"a":[1],"b":3,"b":4}',                      # a duplicate top-level key
+    '{"a":[1,2]',                                 # cut short
+    '{"a":[1,2]} {}',                             # something after the object
+    '[1]',                                        # not an object
+])
+def test_reading_after_an_earlier_file_reads_what_load_metadata_reads(tmp_path: Path, text: str) -> None:
+    first, second = tmp_path / "1.metadata.json", tmp_path / "2.metadata.json"
+    first.write_text('{"a":[1],"b":2}')
+    second.write_text(text)
+    shared: md.SharedArrays = {}
+    assert md.load_metadata_after(first, shared) == {"a": [1], "b": 2}
+    assert md.load_metadata_after(second, shared) == md.load_metadata(second)[0]
+
+
+# --- the JSON Schema by shape -------------------------------------------------------------------
+
+def _document(snapshots: int) -> dict[str, Any]:
+    """A valid v2 metadata document with ``snapshots`` appends in its history."""
+    snaps, log = [], []
+    for i in range(snapshots):
+        snaps.append({"snapshot-id": 1000 + i, "parent-snapshot-id": 999 + i if i else None,
+                      "sequence-number": i + 1, "timestamp-ms": 1_700_000_000_000 + i,
+                      "manifest-list": f"s3://b/t/metadata/snap-{i}.avro", "schema-id": 0,
+                      "summary": {"operation": "append", "added-records": str(i)}})
+        if not i:
+            del snaps[0]["parent-snapshot-id"]
+        log.append({"snapshot-id": 1000 + i, "timestamp-ms": 1_700_000_000_000 + i})
+    return {"format-version": 2, "table-uuid": "9c12d441-03fe-4693-9a96-a0705ddf69c1", "location": "s3://b/t",
+            "last-sequence-number": snapshots, "last-updated-ms": 1_700_000_000_000 + snapshots,
+            "last-column-id": 1, "current-schema-id": 0,
+            "schemas": [{"type": "struct", "schema-id": 0,
+                         "fields": [{"id": 1, "name": "id", "required": True, "type": "long"}]}],
+            "default-spec-id": 0, "partition-specs": [{"spec-id": 0, "fields": []}], "last-partition-id": 999,
+            "default-sort-order-id": 0, "sort-orders": [{"order-id": 0, "fields": []}], "properties": {},
+            "current-snapshot-id": 999 + snapshots, "snapshots": snaps, "snapshot-log": log, "metadata-log": [],
+            "refs": {"main": {"snapshot-id": 999 + snapshots, "type": "branch"}}}
+
+
+@pytest.fixture()
+def validated(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The number of snapshots of each document the JSON Schema validator is given."""
+    seen: list[int] = []
+    real = md._validator
+
+    class Counting:
+        def __init__(self, version: int) -> None:
+            self.inner = real(version)
+
+        def iter_errors(self, doc: Any) -> Any:
+            seen.append(len(doc.get("snapshots") or []) if isinstance(doc, dict) else 0)
+            return self.inner.iter_errors(doc)
+
+    monkeypatch.setattr(md, "_validator", Counting)
+    return seen
+
+
+def test_the_json_schema_judges_one_snapshot_per_shape(validated: list[int]) -> None:
+    doc = _document(40)
+    assert md.validate_metadata(doc, "t") == []
+    # the first snapshot (no parent) and the others: two shapes, not 40 snapshots
+    assert validated == [2]
+
+
+@pytest.mark.parametrize("where, value", [
+    ("timestamp-ms", "1700000000013"),  # a string where the spec's long is
+    ("schema-id", 2**31),               # beyond the int range of schema-id
+    ("sequence-number", 1.5),           # a number that is no integer
+])
+def test_a_wrong_snapshot_among_many_is_reported_where_it_is(validated: list[int], where: str,
+                                                              value: Any) -> None:
+    doc = _document(40)
+    doc["snapshots"][13][where] = value
+    found = md.validate_metadata(doc, "t")
+    assert [(f.rule, f.location) for f in found] == [("metadata.shape", f"/snapshots/13/{where}")]
+    assert validated[-1] == 40  # the whole document was judged
+
+
+def test_the_schemas_judge_the_long_arrays_by_what_shape_keeps() -> None:
+    """The keywords reachable from the items of the arrays judged by shape are those whose verdict
+    :func:`reference.metadata._shape` keeps (a bound compared with is one of ``_BOUNDS``)."""
+    covered = {"type", "required", "properties", "additionalProperties", "items", "minimum", "maximum", "$ref"}
+    for version in (1, 2, 3):
+        schema = md.metadata_json_schema(version)
+        defs = schema["$defs"]
+        todo = [schema["properties"][key] for key in md.SHAPED_ARRAYS]
+        seen: set[str] = set()
+        while todo:
+            node = todo.pop()
+            if isinstance(node, list):
+                todo.extend(node)
+                continue
+            if not isinstance(node, dict):
+                continue
+            assert set(node) <= covered, (version, set(node) - covered)
+            for bound in ("minimum", "maximum"):
+                if bound in node:
+                    assert node[bound] in md._BOUNDS
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref not in seen:
+                seen.add(ref)
+                todo.append(defs[ref.rsplit("/", 1)[-1]])
+            todo.extend(node.get("properties", {}).values())
+            for key in ("items", "additionalProperties"):
+                if isinstance(node.get(key), dict):
+                    todo.append(node[key])
+
+
+def test_shape_tells_apart_what_the_schemas_tell_apart() -> None:
+    shape = md._shape
+    assert shape(True) != shape(1)
+    assert shape(1.0) != shape(1) and shape(1.0) != shape(1.5)
+    assert shape(2**31 - 1) != shape(2**31) and shape(-1) != shape(0) and shape(2**63) != shape(2**63 - 1)
+    assert shape({"a": 1}) != shape({"b": 1}) and shape([1]) != shape([1, 1])
+    assert shape({"a": 5, "b": "x"}) == shape({"b": "y", "a": 7})
+    assert shape(math.inf) != shape(1.0)
+
+
+# --- the metadata text, parsed once --------------------------------------------------------------
+
+def test_a_valid_metadata_text_is_parsed_without_the_located_hooks(monkeypatch: pytest.MonkeyPatch,
+                                                                     tmp_path: Path) -> None:
+    calls: list[int] = []
+    real = md._pairs
+
+    def pairs(p: list[tuple[str, Any]]) -> dict[str, Any]:
+        calls.append(len(p))
+        return real(p)
+
+    monkeypatch.setattr(md, "_pairs", pairs)
+    path = tmp_path / "v1.metadata.json"
+    path.write_text(json.dumps(_document(3)))
+    doc, findings = md.load_metadata(path)
+    assert doc == _document(3) and findings == [] and calls == []
+    path.write_text(json.dumps(_document(3))[:-1] + ', "location": "s3://b/u"}')
+    _doc_, findings = md.load_metadata(path)
+    assert [f.rule for f in findings] == ["metadata.json-duplicate-key"] and calls
+
+
+# --- snapshot units and manifest lists ------------------------------------------------------------
+
+def test_a_snapshot_unit_works_out_a_record_once(table: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    records: list[str] = []
+    real = snapshot_unit._record_facts
+
+    def counting(run: CheckRun, mf: dict[str, Any], spec_ids: set[int]) -> Any:
+        records.append(str(mf.get("manifest_path")))
+        return real(run, mf, spec_ids)
+
+    monkeypatch.setattr(snapshot_unit, "_record_facts", counting)
+    result = check_table(table, metadata_only=True, workers=1)
+    assert not [f for f in result.findings if f.rule.startswith("snapshot.") or f.severity == "error"]
+    # 20 snapshots list 1 + 2 + ... + 20 = 210 records; 20 of them distinct
+    assert len(records) == APPENDS == len(set(records))
+
+
+class _CountingMemo(dict):  # type: ignore[type-arg]
+    """A manifest-list memo counting the records looked up in it."""
+
+    looked = 0
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        if isinstance(key, tuple) and len(key) == 2 and isinstance(key[1], int):
+            type(self).looked += 1
+        return super().get(key, default)
+
+
+def test_a_list_does_not_go_through_the_records_of_the_list_it_repeats(table: str) -> None:
+    snaps = sorted(_doc(table)["snapshots"], key=lambda s: s["sequence-number"])
+    lists = [s["manifest-list"].removeprefix("file://") for s in snaps]
+    memo, blocks = _CountingMemo(), SharedBlocks()
+    _CountingMemo.looked = 0
+    got = [read_manifest_list(path, 2, memo, blocks) for path in lists]
+    assert [len(entries) for entries, _f in got] == list(range(1, APPENDS + 1))
+    assert all(a[0][1:] == b[0] for a, b in zip(got[1:], got))  # each repeats its parent's records
+    assert _CountingMemo.looked == APPENDS  # the new record of each list only, not 210 records
+
+
+def test_repeated_keys_are_the_keys_live_in_more_than_one_manifest(table: str) -> None:
+    run = CheckRun(table)
+    one, two, three = (LiveDigest(keys=keys, index=list(range(len(keys))))
+                       for keys in (["a", "b"], ["b", "c"], ["d"]))
+    run.digests.update({"m1": one, "m2": two, "m3": three})
+    repeated = run.repeated_keys()
+    assert repeated == {id(one): [("b", 1)], id(two): [("b", 0)], id(three): []}
