@@ -323,7 +323,7 @@ def _escape(key: str) -> str:
     return key.replace("~", "~0").replace("/", "~1")
 
 
-def _fully_qualified(path: str) -> bool:
+def fully_qualified(path: str) -> bool:
     """A URI with a scheme (``s3://``, ``file:/``), or an absolute local path."""
     import re
 
@@ -1083,7 +1083,7 @@ class _Semantics:
         paths += [(f"/metadata-log/{i}/metadata-file", e.get("metadata-file"))
                   for i, e in enumerate(d.get("metadata-log") or [])]
         for where, p in paths:
-            if isinstance(p, str) and not _fully_qualified(p):
+            if isinstance(p, str) and not fully_qualified(p):
                 self.add("metadata.relative-path", f"{_short(p)!r} is a relative path; paths are fully qualified "
                          "before v4", where)
 

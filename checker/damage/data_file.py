@@ -41,6 +41,25 @@ def _missing(o: Overlay, rng: random.Random) -> str | None:
     return f"{old} renamed to a missing path in every entry"
 
 
+@damage("manifests.file-path-relative", "data-file", "a live data file's file_path is relative to the table location",
+        also=("files.missing", "deletes.target-not-live"))
+def _relative_file_path(o: Overlay, rng: random.Random) -> str | None:
+    location = str(o.doc.get("location", "")).rstrip("/")
+    root = local_path(location) or location
+    targets = dv_targets(o)
+    c = pick_entry(o, rng, data_entries(o, where=lambda e: e["data_file"]["file_path"] not in targets and (
+        local_path(e["data_file"]["file_path"]) or "").startswith(root + "/")))
+    if c is None or o.version > 3:
+        return None
+    old = c[2]["data_file"]["file_path"]
+    new = (local_path(old) or old)[len(root) + 1:]
+    for mp, _j, other in o.entries():
+        if other["data_file"]["file_path"] == old:
+            other["data_file"]["file_path"] = new
+            o.touch_manifest(mp)
+    return f"{old} recorded as {new!r} (relative to the table location) in every entry"
+
+
 @damage("files.size", "data-file", "file_size_in_bytes differs from the file's size")
 def _size(o: Overlay, rng: random.Random) -> str | None:
     return bump(o, rng, data_entries(o), "file_size_in_bytes")
