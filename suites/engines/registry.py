@@ -237,7 +237,7 @@ def _library(name: str) -> tuple[Callable[[ReadRequest], Rows], Callable[[ReadRe
 
     def scan(r: ReadRequest, filters: dict[str, Any]) -> SnapshotRead:
         target = ready()
-        return _scan_each(r, filters, lambda: read(r), lambda expr: expr,
+        return _scan_each(r, filters, lambda: read(r), query.iceberg,
                           lambda expr: target.scan(str(r.metadata), r.snapshot_id, expr), None,
                           lambda expr: json.dumps(expr, ensure_ascii=False))
     return read, scan
