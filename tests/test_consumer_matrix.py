@@ -449,3 +449,35 @@ def test_filter_cells_count_cases_and_link_the_first_failing_test() -> None:
     md = report.render_md(doc)
     assert "FAIL (1 wrong of 3)" in md and "v2_transforms_temporal under filter dt-eq-1969-12-31" in md
     assert report.nodeid("t", "duckdb", "filter", "f") == "suites/test_matrix.py::test_consumer_filters_golden_table[t-f-duckdb]"
+
+
+PROJECTION_BUG = {"table": "trap_v2_eq_delete_column_order", "consumer": "spark-sql", "test": "projection",
+                  "kind": "bug", "reason": "r", "upstream": "u",
+                  "digests": {"trap_v2_eq_delete_column_order > project-b-a": "0123456789abcdef"}}
+
+
+def test_a_projection_entry_knows_only_its_cases_and_no_filter_or_table() -> None:
+    known = [PROJECTION_BUG]
+    t = "trap_v2_eq_delete_column_order"
+    assert report.judge(known, t, "spark-sql", PROBLEM, "0123456789abcdef", "projection", "project-b-a").status == report.KNOWN
+    assert report.judge(known, t, "spark-sql", PROBLEM, "0123456789abcdef", "projection", "project-id").status == report.FAIL
+    assert report.judge(known, t, "spark-sql", PROBLEM, "0123456789abcdef", "filter", "project-b-a").status == report.FAIL
+    assert report.judge(known, t, "spark-sql", PROBLEM, "0123456789abcdef").status == report.FAIL
+    assert report.nodeid(t, "duckdb", "projection", "project-id") == \
+        f"suites/test_matrix.py::test_consumer_projects_golden_table[{t}-project-id-duckdb]"
+
+
+def test_projections_name_golden_tables_and_their_columns() -> None:
+    from iceberg_conformance.suites.golden import projections
+
+    tables = projections.load()
+    assert tables and set(tables) <= set(golden.REGISTRY)
+    for table, ps in tables.items():
+        assert len({p["id"] for p in ps}) == len(ps), table
+        for p in ps:
+            assert p["columns"] and len(set(p["columns"])) == len(p["columns"]) and p["trap"], (table, p["id"])
+    schema = {"fields": [{"id": 1, "name": "id", "type": "long"}, {"id": 2, "name": "a", "type": "int"},
+                         {"id": 3, "name": "b", "type": "string"}]}
+    assert [f["name"] for f in projections.projected_schema(schema, ["b", "a"])["fields"]] == ["b", "a"]
+    assert projections.projected_rows([{"id": 3, "a": 1, "b": "y"}], ["b", "id"]) == [{"b": "y", "id": 3}]
+    assert not projections.binds(schema, ["b", "c"])
