@@ -41,9 +41,9 @@ def _missing(o: Overlay, rng: random.Random) -> str | None:
     return f"{old} renamed to a missing path in every entry"
 
 
-@damage("manifests.file-path-relative", "data-file", "a live data file's file_path is relative to the table location",
-        also=("files.missing", "deletes.target-not-live"))
-def _relative_file_path(o: Overlay, rng: random.Random) -> str | None:
+def _relative_file_path(o: Overlay, rng: random.Random, form: Callable[[str, str], str]) -> str | None:
+    """A live data file below the table location recorded in every entry as ``form(path, root)``
+    (``path`` the local path of the file, ``root`` the table location's)."""
     location = str(o.doc.get("location", "")).rstrip("/")
     root = local_path(location) or location
     targets = dv_targets(o)
@@ -52,12 +52,26 @@ def _relative_file_path(o: Overlay, rng: random.Random) -> str | None:
     if c is None or o.version > 3:
         return None
     old = c[2]["data_file"]["file_path"]
-    new = (local_path(old) or old)[len(root) + 1:]
+    new = form(local_path(old) or old, root)
     for mp, _j, other in o.entries():
         if other["data_file"]["file_path"] == old:
             other["data_file"]["file_path"] = new
             o.touch_manifest(mp)
-    return f"{old} recorded as {new!r} (relative to the table location) in every entry"
+    return f"{old} recorded as {new!r} in every entry"
+
+
+@damage("manifests.file-path-relative", "data-file", "a live data file's file_path is relative to the table location",
+        also=("files.outside-table", "deletes.target-not-live"))
+def _file_path_relative(o: Overlay, rng: random.Random) -> str | None:
+    return _relative_file_path(o, rng, lambda path, root: path[len(root) + 1:])
+
+
+@damage("manifests.file-path-relative", "data-file", "a live data file's file_path is a file: URI of a path relative to "
+        "the working directory (file://./<warehouse>/<table>/data/...)", also=("deletes.target-not-live",),
+        name="pyiceberg-1730-relative-file-uri", bug="pyiceberg-1730-relative-file-uri")
+def _file_uri_relative(o: Overlay, rng: random.Random) -> str | None:
+    return _relative_file_path(o, rng, lambda path, root: "file://./" + os.path.relpath(
+        path, os.path.dirname(os.path.dirname(root))))
 
 
 @damage("files.size", "data-file", "file_size_in_bytes differs from the file's size")

@@ -183,6 +183,16 @@ def _need(module: str, install: str) -> Any:
         raise ReaderUnavailable(f"{module} is not importable ({e}); install {install}") from None
 
 
+def _read_base(out: SnapshotRead, base: Callable[[], Rows]) -> None:
+    """``out.base`` read by ``base()``, or the error it raised (an absent engine's is raised on)."""
+    try:
+        out.base = base()
+    except ReaderUnavailable:
+        raise
+    except Exception as e:
+        out.base_error = error_text(e)
+
+
 def _scan_each(request: ReadRequest, filters: dict[str, Any], base: Callable[[], Rows],
                translate: Callable[[Any], Any], pushed: Callable[[Any], Rows],
                memory: Callable[[Any], Rows] | None, text: Callable[[Any], str] = str) -> SnapshotRead:
@@ -192,12 +202,7 @@ def _scan_each(request: ReadRequest, filters: dict[str, Any], base: Callable[[],
     out = SnapshotRead()
     with warnings.catch_warnings():     # an engine's own warnings are not what is judged here
         warnings.simplefilter("ignore")
-        try:
-            out.base = base()
-        except ReaderUnavailable:
-            raise
-        except Exception as e:
-            out.base_error = error_text(e)
+        _read_base(out, base)
         for key, expr in filters.items():
             case = out.cases[key] = CaseRead()
             try:
@@ -226,14 +231,9 @@ def _project_each(base: Callable[[], Rows], projections: dict[str, list[str]], r
     """The common shape of :meth:`Engine.project`: the unfiltered read, then each projection read
     right after it, in the order given."""
     out = SnapshotRead()
-    with warnings.catch_warnings():
+    with warnings.catch_warnings():     # an engine's own warnings are not what is judged here
         warnings.simplefilter("ignore")
-        try:
-            out.base = base()
-        except ReaderUnavailable:
-            raise
-        except Exception as e:
-            out.base_error = error_text(e)
+        _read_base(out, base)
         for key, columns in projections.items():
             case = out.cases[key] = CaseRead(condition=text(columns))
             try:
@@ -553,9 +553,9 @@ def read_chdb(r: ReadRequest) -> Rows:
         return arrow_rows(chdb.query(f"SELECT * FROM {source} {settings}", "ArrowTable"))
 
 
-def scan_chdb(r: ReadRequest, filters: dict[str, Any]) -> SnapshotRead:
-    """Each filter as the ``WHERE`` of the ``icebergLocal`` query; in memory: the same condition
-    over a ``Memory`` table holding the unfiltered read (one chdb session)."""
+@contextlib.contextmanager
+def _chdb_session(r: ReadRequest) -> Iterator[tuple[Any, str, str]]:
+    """One chdb session in the warehouse root, with the snapshot's source and settings."""
     _need("chdb", "'iceberg-conformance[consumers]' (chdb==4.4.0)")
     from chdb import session
 
@@ -563,36 +563,35 @@ def scan_chdb(r: ReadRequest, filters: dict[str, Any]) -> SnapshotRead:
     with _cwd(r.root):
         s = session.Session()
         try:
-            def rows(sql: str) -> Rows:
-                return arrow_rows(s.query(sql, "ArrowTable"))
-
-            def base() -> Rows:
-                s.query(f"CREATE TABLE memory ENGINE = Memory AS SELECT * FROM {source} {settings}")
-                return rows(f"SELECT * FROM memory {settings}")
-
-            return _scan_each(r, filters, base, lambda expr: query.sql(r.schema, expr, "clickhouse"),
-                              lambda cond: rows(f"SELECT * FROM {source} WHERE {cond} {settings}"),
-                              lambda cond: rows(f"SELECT * FROM memory WHERE {cond} {settings}"))
+            yield s, source, settings
         finally:
             s.close()
+
+
+def scan_chdb(r: ReadRequest, filters: dict[str, Any]) -> SnapshotRead:
+    """Each filter as the ``WHERE`` of the ``icebergLocal`` query; in memory: the same condition
+    over a ``Memory`` table holding the unfiltered read (one chdb session)."""
+    with _chdb_session(r) as (s, source, settings):
+        def rows(sql: str) -> Rows:
+            return arrow_rows(s.query(sql, "ArrowTable"))
+
+        def base() -> Rows:
+            s.query(f"CREATE TABLE memory ENGINE = Memory AS SELECT * FROM {source} {settings}")
+            return rows(f"SELECT * FROM memory {settings}")
+
+        return _scan_each(r, filters, base, lambda expr: query.sql(r.schema, expr, "clickhouse"),
+                          lambda cond: rows(f"SELECT * FROM {source} WHERE {cond} {settings}"),
+                          lambda cond: rows(f"SELECT * FROM memory WHERE {cond} {settings}"))
 
 
 def project_chdb(r: ReadRequest, projections: dict[str, list[str]]) -> SnapshotRead:
     """``SELECT *``, then each projection, from ``icebergLocal`` in one chdb session."""
-    _need("chdb", "'iceberg-conformance[consumers]' (chdb==4.4.0)")
-    from chdb import session
+    with _chdb_session(r) as (s, source, settings):
+        def rows(select: str) -> Rows:
+            return arrow_rows(s.query(f"{select} FROM {source} {settings}", "ArrowTable"))
 
-    source, settings = _chdb_source(r)
-    with _cwd(r.root):
-        s = session.Session()
-        try:
-            def rows(sql: str) -> Rows:
-                return arrow_rows(s.query(f"{sql} FROM {source} {settings}", "ArrowTable"))
-
-            return _project_each(lambda: rows("SELECT *"), projections, lambda cols: rows(_select(cols, "clickhouse")),
-                                 lambda cols: _select(cols, "clickhouse"))
-        finally:
-            s.close()
+        return _project_each(lambda: rows("SELECT *"), projections, lambda cols: rows(_select(cols, "clickhouse")),
+                             lambda cols: _select(cols, "clickhouse"))
 
 
 # --- Polars, Daft, DataFusion ------------------------------------------------------------------
