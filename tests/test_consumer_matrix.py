@@ -480,3 +480,14 @@ def test_projections_name_golden_tables_and_their_columns() -> None:
     assert [f["name"] for f in golden_projections.projected_schema(schema, ["b", "a"])["fields"]] == ["b", "a"]
     assert golden_projections.projected_rows([{"id": 3, "a": 1, "b": "y"}], ["b", "id"]) == [{"b": "y", "id": 3}]
     assert not golden_projections.binds(schema, ["b", "c"])
+
+
+def test_suggested_entries_group_a_consumers_projection_cases_apart_from_its_filter_cases() -> None:
+    t = "trap_v2_eq_delete_column_order"
+    records = [dict(_filter_record(t, "project-b-a", "duckdb", report.FAIL), test="projection"),
+               dict(_filter_record(t, "project-id", "duckdb", report.FAIL), test="projection"),
+               _filter_record("v2_transforms_temporal", "dt-eq-1969-12-31", "duckdb", report.FAIL)]
+    entries = {e["test"]: e for e in report.suggest(records)}
+    assert set(entries) == {"filter", "projection"}
+    assert set(entries["projection"]["digests"]) == {f"{t} > project-b-a", f"{t} > project-id"}
+    assert set(entries["filter"]["digests"]) == {"v2_transforms_temporal > dt-eq-1969-12-31"}

@@ -608,16 +608,17 @@ def read_cells(cells: Path) -> tuple[list[dict[str, Any]], dict[str, dict[str, A
 
 def suggest(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Skeletons of the known-failure entries the failing records need: one per table test, one
-    per consumer for its failing filter cases (split it by cause before committing it)."""
+    per consumer for its failing filter cases, and one for its failing projection cases (split
+    them by cause before committing them)."""
     out: list[dict[str, Any]] = []
-    by_consumer: dict[str, dict[str, Any]] = {}
+    by_consumer: dict[tuple[str, str], dict[str, Any]] = {}
     for r in records:
         if r["status"] != FAIL or not r.get("digest"):
             continue
         skeleton = {"consumer": r["consumer"], "kind": "bug", "capabilities": [], "reason": "", "upstream": ""}
-        if r.get("test") == "filter":
-            entry = by_consumer.setdefault(r["consumer"], {**skeleton, "test": "filter", "table": "*", "filter": "*",
-                                                           "digests": {}, "differs": {}})
+        if r.get("test") in ("filter", "projection"):
+            entry = by_consumer.setdefault((r["consumer"], r["test"]), {
+                **skeleton, "test": r["test"], "table": "*", "filter": "*", "digests": {}, "differs": {}})
             case = case_key(r["table"], r["filter"])
             entry["digests"][case] = r["digest"]
             entry["differs"][case] = r["lines"][:12]
