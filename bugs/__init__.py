@@ -14,8 +14,8 @@ id in the statement index), an honest verdict (``bug``, ``not-a-bug``, ``spec-al
   writer registry (``suites/writers/registry.py``), reproduced when a known failure of that writer
   (``suites/writers/known-failures-writers.json``) names the op-log;
 * a reader bug -> where the engine's wrong rows show: ``<golden table> > <filter id> > <engine>``
-  (a row filter of ``suites/golden/filters.json`` or ``trap-filters.json``) or ``<golden table> >
-  <engine>`` (an unfiltered read), ``<engine>`` a name of the engine registry
+  (a row filter of ``suites/golden/filters.json`` or ``trap-filters.json``, or a projected read of
+  ``suites/golden/projections.json``) or ``<golden table> > <engine>`` (an unfiltered read), ``<engine>`` a name of the engine registry
   (``suites/engines/registry.py``). It counts as reproduced when a known failure of that engine
   lists the case: the consumer matrix, the scan suite or the golden-table readers then fail if
   the engine stops failing so.

@@ -66,6 +66,7 @@ from iceberg_conformance.checker.report import render_text, to_json
 from iceberg_conformance.reference.rules import LEVELS, Rule, catalogue, spec_revision
 from iceberg_conformance.statements import coverage
 from iceberg_conformance.suites.golden import filters as golden_filters
+from iceberg_conformance.suites.golden import projections as golden_projections
 from iceberg_conformance.suites.golden.registry import GOLDEN_ENV
 from iceberg_conformance.suites.targets import BUILTIN, DEFAULT_TARGET, EXTRAS, NEEDS
 from iceberg_conformance.vectors.archive import build_archive, export_tree
@@ -357,7 +358,7 @@ def caught_traps() -> set[str]:
     cases = [(t, f["id"]) for t in REGISTRY for f in filters.get(t, [])]
     out: set[str] = set()
     for e in consumer_matrix.known_failures():
-        if e.get("test") == "filter":
+        if e.get("test") in ("filter", "projection"):
             out |= {f"{case} > {e['consumer']}" for case in e.get("digests", {})}
         elif e.get("test", "table") == "table":
             k = consumer_matrix.as_known(e)
@@ -400,7 +401,7 @@ def refused_traps() -> set[str]:
 
     out: set[str] = set()
     for e in consumer_matrix.known_failures():
-        if e.get("test") == "filter":
+        if e.get("test") in ("filter", "projection"):
             out |= {f"{case} > {e['consumer']}" for case in e.get("digests", {})
                     if not shows_rows(e.get("differs", {}).get(case, []))}
         elif e.get("test", "table") == "table" and not shows_rows(e.get("differs", [])):
@@ -434,6 +435,7 @@ def bug_reproductions() -> list[tuple[dict[str, Any], bugs.Reproduction]]:
     damage_cases = {d.name: d for d in DAMAGES}
     vector_ids = {c.id for p in case_files() for c in load_file(p)}
     traps = set(REGISTRY) | {f"{t} > {f['id']}" for t, fs in golden_filters.load().items() for f in fs}
+    traps |= {f"{t} > {p['id']}" for t, ps in golden_projections.load().items() for p in ps}
     traps |= set(oplogs.load_all())  # the op-logs: a writer bug's "trap"
     caught = caught_traps() | caught_oplogs()
     refused = refused_traps()

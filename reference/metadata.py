@@ -324,11 +324,23 @@ def _escape(key: str) -> str:
     return key.replace("~", "~0").replace("/", "~1")
 
 
-def _fully_qualified(path: str) -> bool:
-    """A URI with a scheme (``s3://``, ``file:/``), or an absolute local path."""
+def fully_qualified(path: str) -> bool:
+    """A URI with a scheme (``s3://``, ``file:/``), or an absolute local path. A ``file:`` URI must
+    name an absolute path: ``file:data/x`` does not, nor do ``file://./data/x`` and
+    ``file://../data/x`` (the authority ``.`` or ``..`` is no host: a path relative to the working
+    directory written as a URI, as PyIceberg records every path of a table whose warehouse is given
+    as ``file://./wh``)."""
     import re
 
-    return bool(re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", path)) or path.startswith("/") or path.startswith("\\")
+    m = re.match(r"([A-Za-z][A-Za-z0-9+.-]*):", path)
+    if m is None:
+        return path.startswith("/") or path.startswith("\\")
+    if m.group(1).lower() != "file":
+        return True
+    rest = path[m.end():]
+    if rest.startswith("//"):
+        return rest[2:].split("/", 1)[0] not in (".", "..")
+    return rest.startswith("/")
 
 
 def _short(value: Any) -> str:
@@ -1240,7 +1252,7 @@ class _Semantics:
         paths += [(f"/metadata-log/{i}/metadata-file", e.get("metadata-file"))
                   for i, e in enumerate(d.get("metadata-log") or [])]
         for where, p in paths:
-            if isinstance(p, str) and not _fully_qualified(p):
+            if isinstance(p, str) and not fully_qualified(p):
                 self.add("metadata.relative-path", f"{_short(p)!r} is a relative path; paths are fully qualified "
                          "before v4", where)
 

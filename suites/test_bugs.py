@@ -7,7 +7,8 @@
   reason, when they are not given;
 * a value bug's vector cases exist (the vector suites hold every target, the reference included,
   to them);
-* a reader bug's trap (``<golden table> > <filter id> > <engine>``) is listed by a known failure of
+* a reader bug's trap (``<golden table> > <filter id> > <engine>``, a projection id of
+  ``suites/golden/projections.json`` in place of the filter id) is listed by a known failure of
   its engine (the consumer matrix and the scan suites then fail when the engine stops failing
   so); for an implementation the kit does not run, its golden table and filter exist.
 

@@ -9,7 +9,12 @@ rows that differ.
 One test per golden table x row filter x consumer (``suites/golden/filters.json``): every live
 snapshot whose schema binds the filter is read under it, in the engine's own query form (SQL
 ``WHERE``, a dataframe expression, the Iceberg expression), and judged with the engine's own
-semantics against its own unfiltered read of the snapshot (:mod:`suites.engines.filtering`). Known bugs and unsupported features of an engine are data
+semantics against its own unfiltered read of the snapshot (:mod:`suites.engines.filtering`).
+
+One test per golden table x projection x consumer (``suites/golden/projections.json``): every live
+snapshot holding the projection's columns is read whole and then, in the same session, as the
+projection (columns in the order it asks); the projected rows must be the expected rows cut to
+those columns (a multiset). A consumer the kit reads whole is UNSUPPORTED there, never a pass. Known bugs and unsupported features of an engine are data
 (``suites/engines/known-failures-consumers.json``), matched by table (and filter), consumer and
 the digest of the normalized problems: KNOWN-FAILURE (an xfail) or UNSUPPORTED (a skip) while the engine fails
 exactly so, FAIL when it fails otherwise or no longer fails.
@@ -28,7 +33,7 @@ import os
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, NoReturn
 
 import pytest
 
@@ -43,6 +48,7 @@ from iceberg_conformance.suites.engines.workspace import (
     Workspace, compare_read, digest, normalize, normalize_error, problem_lines, read_table,
 )
 from iceberg_conformance.suites.golden import filters as golden_filters
+from iceberg_conformance.suites.golden import projections as golden_projections
 from iceberg_conformance.suites.golden import registry as golden
 from iceberg_conformance.suites.golden.filters import expected_rows
 from iceberg_conformance.suites.harness import consumer_matrix as report
@@ -88,6 +94,13 @@ def _filter_params() -> list[Any]:
     filters = golden_filters.load()
     return [pytest.param(t, f["id"], c, id=f"{t}-{f['id']}-{c}", marks=_group(c))
             for t in golden.REGISTRY for c in _selected() for f in filters.get(t, [])]
+
+
+def _projection_params() -> list[Any]:
+    """One param per table x consumer x projection, grouped as the filter params are."""
+    projections = golden_projections.load()
+    return [pytest.param(t, p["id"], c, id=f"{t}-{p['id']}-{c}", marks=_group(c))
+            for t in golden.REGISTRY for c in _selected() for p in projections.get(t, [])]
 
 
 def _plain_params() -> list[Any]:
@@ -146,8 +159,8 @@ def _record(table: str, consumer: Engine, test: str, verdict: report.Verdict, pr
            "known": {k: entry[k] for k in ("kind", "reason", "upstream", "fault", "writer_problem") if k in entry}
            if entry else None,
            "nodeid": report.nodeid(table, consumer.name, test, row_filter), "consumer_info": _consumer_info(consumer)}
-    if test == "filter":
-        rec["filter"] = row_filter
+    if test in ("filter", "projection"):
+        rec["filter"] = row_filter      # the case: a filter id, or a projection id
     if cases is not None:
         rec["cases"] = dict(cases)
     Path(out).mkdir(parents=True, exist_ok=True)
@@ -182,7 +195,7 @@ def _conclude(table: str, consumer: Engine, test: str, problems: list[dict[str, 
     pytest.fail(f"{head}\nproblem:  {verdict.message}\ndigest:   {dig}\n{body}", pytrace=False)
 
 
-def _unavailable(consumer: str, e: Exception) -> None:
+def _unavailable(consumer: str, e: Exception) -> NoReturn:
     """A selected consumer whose engine is absent fails: the matrix would silently lose a column."""
     pytest.fail(f"{consumer} was selected (${ENV}) but is not installed: {e}", pytrace=False)
 
@@ -271,24 +284,54 @@ def _scan(consumer: Engine, request: ReadRequest, filters: dict[str, Any]) -> Sn
         return SnapshotRead(base_error=error_text(e), cases={key: CaseRead() for key in filters})
 
 
-def _scans(workspace: Workspace, doc: dict[str, Any], consumer: Engine) -> dict[int, SnapshotRead]:
-    """Every live snapshot of the table read by the consumer unfiltered and under each filter
-    that binds the snapshot's schema, once per table and consumer."""
+def _per_snapshot(cache: dict[tuple[str, str], dict[int, SnapshotRead]], workspace: Workspace, doc: dict[str, Any],
+                  consumer: Engine, cases: Callable[[ReadRequest, dict[str, Any]], dict[str, Any]],
+                  read: Callable[[ReadRequest, dict[str, Any]], SnapshotRead]) -> dict[int, SnapshotRead]:
+    """``read(request, cases)`` of every live snapshot of the table with cases, once per table
+    and consumer (``cache`` keeps the last table and consumer read)."""
     key = (doc["name"], consumer.name)
-    if key not in _SCANS:
-        _SCANS.clear()
-        filters = golden_filters.load().get(doc["name"], [])
+    if key not in cache:
+        cache.clear()
         out: dict[int, SnapshotRead] = {}
         for snap in doc["snapshots"]:
             if snap["expired"]:
                 continue
             request = workspace.request(consumer, doc, snap["snapshot_id"])
-            binding = {f["id"]: f["filter"] for f in filters
-                       if expected_rows(request.schema, snap["rows"], f["filter"]) is not None}
-            if binding:
-                out[snap["snapshot_id"]] = _scan(consumer, request, binding)
-        _SCANS[key] = out
-    return _SCANS[key]
+            wanted = cases(request, snap)
+            if wanted:
+                out[snap["snapshot_id"]] = read(request, wanted)
+        cache[key] = out
+    return cache[key]
+
+
+def _scans(workspace: Workspace, doc: dict[str, Any], consumer: Engine) -> dict[int, SnapshotRead]:
+    """Every live snapshot of the table read by the consumer unfiltered and under each filter
+    that binds the snapshot's schema, once per table and consumer."""
+    filters = golden_filters.load().get(doc["name"], [])
+    return _per_snapshot(_SCANS, workspace, doc, consumer, lambda request, snap: {
+        f["id"]: f["filter"] for f in filters if expected_rows(request.schema, snap["rows"], f["filter"]) is not None},
+        lambda request, binding: _scan(consumer, request, binding))
+
+
+def _reads_of(read: Callable[[Workspace, dict[str, Any], Engine], dict[int, SnapshotRead]], golden_dir: Path,
+              workspace: Workspace, doc: dict[str, Any],
+              c: Engine) -> tuple[dict[int, SnapshotRead], dict[str, str], dict[int, dict[str, Any]]]:
+    """``read``'s snapshots of the table by the consumer (an absent engine fails the test), the
+    places its messages are normalized with, and the table's schemas by id."""
+    try:
+        reads = read(workspace, doc, c)
+    except ReaderUnavailable as e:
+        _unavailable(c.name, e)
+    return reads, workspace.places(doc), schema_by_id(golden.read_metadata(golden_dir / "warehouse" / doc["metadata"]))
+
+
+def _cases_of(doc: dict[str, Any], reads: dict[int, SnapshotRead],
+              case_id: str) -> Iterator[tuple[dict[str, Any], str, SnapshotRead, CaseRead]]:
+    """Each snapshot read with case ``case_id``: the snapshot, its label, its read and the case."""
+    for snap in doc["snapshots"]:
+        got = reads.get(snap["snapshot_id"])
+        if got is not None and case_id in got.cases:
+            yield snap, snap["label"] + (f" [{snap['ref']}]" if snap["ref"] != "main" else ""), got, got.cases[case_id]
 
 
 @pytest.mark.parametrize(("table", "filter_id", "consumer"), _filter_params())
@@ -299,23 +342,12 @@ def test_consumer_filters_golden_table(golden_dir: Path, workspace: Workspace, t
     c = ENGINES[consumer]
     doc = golden.load_expected(golden_dir, table, required=True)
     f = next(x for x in golden_filters.load()[table] if x["id"] == filter_id)
-    try:
-        scans = _scans(workspace, doc, c)
-    except ReaderUnavailable as e:
-        _unavailable(consumer, e)
-        return
-    places = workspace.places(doc)
-    schemas = schema_by_id(golden.read_metadata(golden_dir / "warehouse" / doc["metadata"]))
+    scans, places, schemas = _reads_of(_scans, golden_dir, workspace, doc, c)
     problems: list[dict[str, Any]] = []
     cases: Counter[str] = Counter()
     reasons: list[str] = []
     conditions: set[str] = set()
-    for snap in doc["snapshots"]:
-        read = scans.get(snap["snapshot_id"])
-        if read is None or filter_id not in read.cases:
-            continue
-        label = snap["label"] + (f" [{snap['ref']}]" if snap["ref"] != "main" else "")
-        case = read.cases[filter_id]
+    for snap, label, read, case in _cases_of(doc, scans, filter_id):
         verdict = judge_case(c, schemas[snap["schema_id"]], snap["rows"], f["filter"], read, case, label)
         cases[verdict.outcome] += 1
         if case.condition:
@@ -349,6 +381,65 @@ def test_consumer_filters_golden_table(golden_dir: Path, workspace: Workspace, t
         _record(table, c, "filter", report.Verdict(status, "; ".join(reasons)), [], "", 0, filter_id, cases)
         not_judged(f"{status} for {consumer}: " + "; ".join(reasons)[:1500])
     _conclude(table, c, "filter", problems, cases[JUDGED], head, filter_id, cases)
+
+
+#: the projected reads of the table and consumer the last projection test read
+_PROJECTED: dict[tuple[str, str], dict[int, SnapshotRead]] = {}
+
+
+def _projected(workspace: Workspace, doc: dict[str, Any], consumer: Engine) -> dict[int, SnapshotRead]:
+    """Every live snapshot of the table read whole and then as each projection its schema holds,
+    in one session of the consumer, once per table and consumer."""
+    projections = golden_projections.load().get(doc["name"], [])
+
+    def project(request: ReadRequest, wanted: dict[str, Any]) -> SnapshotRead:
+        try:
+            return consumer.project(request, wanted)
+        except ReaderUnavailable:
+            raise
+        except Exception as e:   # the engine failed before reading (or its process died)
+            return SnapshotRead(base_error=error_text(e), cases={k: CaseRead(pushed_error=error_text(e)) for k in wanted})
+
+    return _per_snapshot(_PROJECTED, workspace, doc, consumer, lambda request, snap: {
+        p["id"]: p["columns"] for p in projections if golden_projections.binds(request.schema, p["columns"])}, project)
+
+
+@pytest.mark.parametrize(("table", "projection_id", "consumer"), _projection_params())
+def test_consumer_projects_golden_table(golden_dir: Path, workspace: Workspace, table: str, projection_id: str,
+                                        consumer: str) -> None:
+    """The consumer reads every live snapshot holding the projection's columns whole and then,
+    in the same session, as the projection: its rows must be the expected rows cut to those
+    columns, as a multiset."""
+    c = ENGINES[consumer]
+    doc = golden.load_expected(golden_dir, table, required=True)
+    p = next(x for x in golden_projections.load()[table] if x["id"] == projection_id)
+    if c.project_here is None:
+        reason = f"{consumer} is read whole by the kit (no projected read): the projection is not judged"
+        _record(table, c, "projection", report.Verdict(report.UNSUPPORTED, reason), [], "", 0, projection_id)
+        not_judged(f"UNSUPPORTED for {consumer}: {reason}")
+    reads, places, schemas = _reads_of(_projected, golden_dir, workspace, doc, c)
+    problems: list[dict[str, Any]] = []
+    read = 0
+    queries: set[str] = set()
+    for snap, label, _got, case in _cases_of(doc, reads, projection_id):
+        queries.add(case.condition)
+        if case.pushed is None:
+            problems.append({"snapshot": label, "error": normalize_error(case.pushed_error or "no rows", places)})
+            continue
+        read += 1
+        schema = golden_projections.projected_schema(schemas[snap["schema_id"]], p["columns"])
+        problem = compare_read(c, schema, case.pushed, golden_projections.projected_rows(snap["rows"], p["columns"]),
+                               label, places)
+        if problem is not None:
+            problems.append(problem)
+    if not problems and not read:
+        pytest.fail(f"{table} > {projection_id}: no live snapshot of the table holds the columns {p['columns']}",
+                    pytrace=False)
+    head = (f"consumer: {consumer} ({c.title})\ntable:    {table} ({golden.REGISTRY[table].producer}, "
+            f"v{doc['format_version']}: {doc['description']})\n"
+            f"projection: {projection_id}: {p['columns']} (after a full read, same session)\n"
+            f"as:       {' | '.join(sorted(queries)) or '-'}\ntrap:     {p['trap']}")
+    _conclude(table, c, "projection", problems, read, head, projection_id)
 
 
 def test_capabilities_derived_from_expected_rows(golden_dir: Path) -> None:

@@ -20,6 +20,7 @@ from iceberg_conformance.suites.engines.workspace import (
     HttpServer, Workspace, digest, normalize, normalize_error, pinned, problem_lines, read_table,
 )
 from iceberg_conformance.suites.golden import filters as golden_filters
+from iceberg_conformance.suites.golden import projections as golden_projections
 from iceberg_conformance.suites.golden import registry as golden
 from iceberg_conformance.suites.engines.rows import diff_rows
 
@@ -367,15 +368,15 @@ def test_known_failures_name_real_consumers_tables_and_capabilities() -> None:
         assert k["kind"] in ("bug", "unsupported"), where
         assert k["reason"] and k["differs"], where
         assert k["upstream"] == "none exists yet" or k["upstream"].startswith("https://"), where
-        if k.get("test") == "filter":
-            # an entry about filter cases: one digest (and its differences) per case it lists
+        if k.get("test") in ("filter", "projection"):
+            # an entry about filter (or projection) cases: one digest (and its differences) per case it lists
             assert k["digests"] and set(k["differs"]) == set(k["digests"]), where
-            filters = golden_filters.load()
+            ids = golden_filters.load() if k["test"] == "filter" else golden_projections.load()
             for case, dig in k["digests"].items():
                 table, _, fid = case.partition(" > ")
                 assert re.fullmatch(r"[0-9a-f]{16}", dig), f"{where}: {case}"
-                assert any(f["id"] == fid for f in filters.get(table, [])), f"{where}: no filter {case}"
-                assert report.as_known(k).matches(report.subject(table, k["consumer"], "filter", fid)), f"{where}: {case}"
+                assert any(f["id"] == fid for f in ids.get(table, [])), f"{where}: no {k['test']} {case}"
+                assert report.as_known(k).matches(report.subject(table, k["consumer"], k["test"], fid)), f"{where}: {case}"
             tables = sorted({c.partition(" > ")[0] for c in k["digests"]})
         else:
             digests = k["digest"] if isinstance(k["digest"], list) else [k["digest"]]
@@ -386,7 +387,7 @@ def test_known_failures_name_real_consumers_tables_and_capabilities() -> None:
         assert k["capabilities"] and set(k["capabilities"]) <= set(caps), where
         for t in tables:
             assert any(t in caps[c]["tables"] for c in k["capabilities"]), f"{where}: {t} exercises none of {k['capabilities']}"
-        keys = ([(k["consumer"], "filter", case) for case in k["digests"]] if k.get("test") == "filter"
+        keys = ([(k["consumer"], k["test"], case) for case in k["digests"]] if k.get("test") in ("filter", "projection")
                 else [(k["consumer"], k.get("test", "table"), k["table"])])
         for key in keys:
             assert key not in seen, f"{where}: {key} listed twice"
@@ -449,3 +450,44 @@ def test_filter_cells_count_cases_and_link_the_first_failing_test() -> None:
     md = report.render_md(doc)
     assert "FAIL (1 wrong of 3)" in md and "v2_transforms_temporal under filter dt-eq-1969-12-31" in md
     assert report.nodeid("t", "duckdb", "filter", "f") == "suites/test_matrix.py::test_consumer_filters_golden_table[t-f-duckdb]"
+
+
+PROJECTION_BUG = {"table": "trap_v2_eq_delete_column_order", "consumer": "spark-sql", "test": "projection",
+                  "kind": "bug", "reason": "r", "upstream": "u",
+                  "digests": {"trap_v2_eq_delete_column_order > project-b-a": "0123456789abcdef"}}
+
+
+def test_a_projection_entry_knows_only_its_cases_and_no_filter_or_table() -> None:
+    known = [PROJECTION_BUG]
+    t = "trap_v2_eq_delete_column_order"
+    assert report.judge(known, t, "spark-sql", PROBLEM, "0123456789abcdef", "projection", "project-b-a").status == report.KNOWN
+    assert report.judge(known, t, "spark-sql", PROBLEM, "0123456789abcdef", "projection", "project-id").status == report.FAIL
+    assert report.judge(known, t, "spark-sql", PROBLEM, "0123456789abcdef", "filter", "project-b-a").status == report.FAIL
+    assert report.judge(known, t, "spark-sql", PROBLEM, "0123456789abcdef").status == report.FAIL
+    assert report.nodeid(t, "duckdb", "projection", "project-id") == \
+        f"suites/test_matrix.py::test_consumer_projects_golden_table[{t}-project-id-duckdb]"
+
+
+def test_projections_name_golden_tables_and_their_columns() -> None:
+    tables = golden_projections.load()
+    assert tables and set(tables) <= set(golden.REGISTRY)
+    for table, ps in tables.items():
+        assert len({p["id"] for p in ps}) == len(ps), table
+        for p in ps:
+            assert p["columns"] and len(set(p["columns"])) == len(p["columns"]) and p["trap"], (table, p["id"])
+    schema = {"fields": [{"id": 1, "name": "id", "type": "long"}, {"id": 2, "name": "a", "type": "int"},
+                         {"id": 3, "name": "b", "type": "string"}]}
+    assert [f["name"] for f in golden_projections.projected_schema(schema, ["b", "a"])["fields"]] == ["b", "a"]
+    assert golden_projections.projected_rows([{"id": 3, "a": 1, "b": "y"}], ["b", "id"]) == [{"b": "y", "id": 3}]
+    assert not golden_projections.binds(schema, ["b", "c"])
+
+
+def test_suggested_entries_group_a_consumers_projection_cases_apart_from_its_filter_cases() -> None:
+    t = "trap_v2_eq_delete_column_order"
+    records = [dict(_filter_record(t, "project-b-a", "duckdb", report.FAIL), test="projection"),
+               dict(_filter_record(t, "project-id", "duckdb", report.FAIL), test="projection"),
+               _filter_record("v2_transforms_temporal", "dt-eq-1969-12-31", "duckdb", report.FAIL)]
+    entries = {e["test"]: e for e in report.suggest(records)}
+    assert set(entries) == {"filter", "projection"}
+    assert set(entries["projection"]["digests"]) == {f"{t} > project-b-a", f"{t} > project-id"}
+    assert set(entries["filter"]["digests"]) == {"v2_transforms_temporal > dt-eq-1969-12-31"}

@@ -281,3 +281,45 @@ def test_the_iceberg_form_is_judged_with_the_spec_and_no_filter_api_as_a_full_re
     truth = [{"id": 1}, {"id": 2}]
     full = judge_case(ENGINES["icebird"], schema, truth, LT, SnapshotRead(base=[{"id": 1}]), _case(), "s")
     assert full.problem == {"snapshot": "s", "rows": ["row count: expected 2, read 1", '- missing:    {"id": 2}']}
+
+
+MOD = {"type": "kit-modulo", "left": _ref("id"), "modulus": 8, "op": "eq", "right": 2}
+
+
+def test_a_remainder_filter_keeps_the_rows_of_its_definition() -> None:
+    """``col % k op c``, the remainder truncated toward zero, a null never kept (filters.py)."""
+    schema = {"type": "struct", "fields": [{"id": 1, "name": "id", "required": False, "type": "long"}]}
+    rows = [{"id": i} for i in (0, 2, 10, 11, 49, -6, -14)] + [{"id": None}]
+    assert [r["id"] for r in expected_rows(schema, rows, MOD) or []] == [2, 10]
+    le = dict(MOD, op="lt-eq", right=-6)
+    assert [r["id"] for r in expected_rows(schema, rows, le) or []] == [-6, -14]
+    ne = dict(MOD, op="not-eq")
+    assert [r["id"] for r in expected_rows(schema, rows, ne) or []] == [0, 11, 49, -6, -14]
+    other = {"type": "struct", "fields": [{"id": 1, "name": "x", "required": False, "type": "long"}]}
+    assert expected_rows(other, rows, MOD) is None, "a schema without the column binds no case"
+    with pytest.raises(ValueError):
+        expected_rows(schema, rows, dict(MOD, modulus=0))
+
+
+def test_a_remainder_filter_is_sql_and_dataframe_arithmetic_and_no_iceberg_expression() -> None:
+    schema = {"type": "struct", "fields": [{"id": 1, "name": "id", "required": False, "type": "long"},
+                                           {"id": 2, "name": "s", "required": False, "type": "string"}]}
+    assert query.sql(schema, MOD, "duckdb") == '(("id" % 8) = 2)'
+    assert query.sql(schema, dict(MOD, op="gt-eq"), "spark") == "((`id` % 8) >= 2)"
+    with pytest.raises(query.Untranslatable):
+        query.iceberg(MOD)
+    with pytest.raises(query.Untranslatable):
+        query.sql(schema, dict(MOD, left=_ref("s")), "duckdb")
+    assert query.iceberg(LT) is LT
+
+
+def test_an_engine_that_cannot_express_a_remainder_filter_is_never_judged() -> None:
+    schema = {"type": "struct", "fields": [{"id": 1, "name": "id", "required": False, "type": "long"}]}
+    truth = [{"id": 2}, {"id": 3}]
+    full = judge_case(ENGINES["icebird"], schema, truth, MOD, SnapshotRead(base=truth), _case(), "s")
+    assert full.outcome == UNSUPPORTED and full.problem is None
+    untranslated = CaseRead(untranslatable="an Iceberg expression has no arithmetic")
+    lib = judge_case(ENGINES["pyiceberg"], schema, truth, MOD, SnapshotRead(base=truth), untranslated, "s")
+    assert lib.outcome == UNSUPPORTED
+    duck = judge_case(ENGINES["duckdb"], schema, truth, MOD, SnapshotRead(base=truth), _case(pushed=[], memory=truth[:1]), "s")
+    assert duck.outcome == JUDGED and duck.problem is not None, "a pruned matching row is wrong rows"

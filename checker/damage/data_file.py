@@ -43,6 +43,48 @@ def _missing(o: Overlay, rng: random.Random) -> str | None:
     return f"{old} renamed to a missing path in every entry"
 
 
+def _relative_file_path(o: Overlay, rng: random.Random, form: Callable[[str, str], str],
+                        contents: tuple[int, ...] = (0,)) -> str | None:
+    """A live content file (of one of ``contents``) below the table location recorded in every
+    entry as ``form(path, root)`` (``path`` the local path of the file, ``root`` the table
+    location's); a data file a deletion vector targets is left alone."""
+    location = str(o.doc.get("location", "")).rstrip("/")
+    root = local_path(location) or location
+    targets = dv_targets(o)
+    c = pick_entry(o, rng, [x for content in contents for x in data_entries(
+        o, content=content, where=lambda e: e["data_file"]["file_path"] not in targets and (
+            local_path(e["data_file"]["file_path"]) or "").startswith(root + "/"))])
+    if c is None or o.version > 3:
+        return None
+    old = c[2]["data_file"]["file_path"]
+    new = form(local_path(old) or old, root)
+    for mp, _j, other in o.entries():
+        if other["data_file"]["file_path"] == old:
+            other["data_file"]["file_path"] = new
+            o.touch_manifest(mp)
+    return f"{old} recorded as {new!r} in every entry"
+
+
+@damage("manifests.file-path-relative", "data-file", "a live data file's file_path is relative to the table location",
+        also=("files.outside-table", "deletes.target-not-live"))
+def _file_path_relative(o: Overlay, rng: random.Random) -> str | None:
+    return _relative_file_path(o, rng, lambda path, root: path[len(root) + 1:])
+
+
+@damage("manifests.file-path-relative", "delete-file", "a live delete file's file_path is relative to the table location",
+        also=("files.outside-table",), name="manifests.file-path-relative-delete-file")
+def _delete_file_path_relative(o: Overlay, rng: random.Random) -> str | None:
+    return _relative_file_path(o, rng, lambda path, root: path[len(root) + 1:], (1, 2))
+
+
+@damage("manifests.file-path-relative", "data-file", "a live data file's file_path is a file: URI of a path relative to "
+        "the working directory (file://./<warehouse>/<table>/data/...)", also=("deletes.target-not-live",),
+        name="pyiceberg-1730-relative-file-uri", bug="pyiceberg-1730-relative-file-uri")
+def _file_uri_relative(o: Overlay, rng: random.Random) -> str | None:
+    return _relative_file_path(o, rng, lambda path, root: "file://./" + os.path.relpath(
+        path, os.path.dirname(os.path.dirname(root))))
+
+
 @damage("files.size", "data-file", "file_size_in_bytes differs from the file's size")
 def _size(o: Overlay, rng: random.Random) -> str | None:
     return bump(o, rng, data_entries(o), "file_size_in_bytes")

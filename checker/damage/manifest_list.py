@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 from iceberg_conformance.checker.damage.overlay import Overlay
 from iceberg_conformance.checker.damage.registry import damage, pick, schemas
+from iceberg_conformance.checker.find import local_path
 from iceberg_conformance.reference.binary import to_bytes
 from iceberg_conformance.reference.manifests import partition_type
 from iceberg_conformance.reference.metadata import spec_by_id
@@ -41,6 +42,22 @@ def _manifest_missing(o: Overlay, rng: random.Random) -> str | None:
     rec["manifest_path"] = str(rec["manifest_path"]) + ".gone"
     o.touch_list(lst)
     return f"snapshot {snap['snapshot-id']}: manifests[{i}].manifest_path names a missing file"
+
+
+@damage("snapshot.manifest-path-relative", "manifest-list", "manifest_path is relative to the table location",
+        # v3: no longer the parent's manifest; the deletes of the data files it lists (unread) name no live file
+        also=("files.outside-table", "snapshot.manifest-first-row-id-kept", "dv.target-not-live",
+              "deletes.target-not-live"))
+def _manifest_path_relative(o: Overlay, rng: random.Random) -> str | None:
+    location = str(o.doc.get("location", "")).rstrip("/")
+    root = local_path(location) or location
+    c = _pick_list_record(o, rng, lambda snap, rec: (local_path(str(rec["manifest_path"])) or "").startswith(root + "/"))
+    if c is None or o.version > 3:
+        return None
+    snap, lst, i, rec = c
+    rec["manifest_path"] = (local_path(str(rec["manifest_path"])) or "")[len(root) + 1:]
+    o.touch_list(lst)
+    return f"snapshot {snap['snapshot-id']}: manifests[{i}].manifest_path is {rec['manifest_path']!r}"
 
 
 def _count_keys(rec: dict[str, Any]) -> list[str]:

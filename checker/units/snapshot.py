@@ -2,7 +2,7 @@
 
 * the manifest list reads (:func:`reference.manifests.read_manifest_list`), every manifest it
   names exists with the listed length, its ``partition_spec_id`` is the table's, its sequence
-  number is the snapshot's (added by it) or lower;
+  number is the snapshot's (added by it) or lower, its ``manifest_path`` is fully qualified;
 * a content file is live at most once, a data file has at most one deletion vector, no
   position delete file is added to a v3 table, and the summary's totals are the live files';
 * v3 First Row ID Assignment: the manifests a snapshot assigns take disjoint ranges within
@@ -22,6 +22,7 @@ from typing import Any
 from iceberg_conformance.checker.plan import describe_key, digest_of, LiveDigest, snapshot_manifests, Unit
 from iceberg_conformance.checker.run import CheckRun, unavailable
 from iceberg_conformance.reference.findings import Finding
+from iceberg_conformance.reference.metadata import fully_qualified
 from iceberg_conformance.reference.metadata import spec_by_id
 
 CLAUSE_DV = "Delete Formats: Deletion Vectors"
@@ -61,6 +62,11 @@ def check_snapshot(run: CheckRun, unit: Unit) -> list[Finding]:
         return out + _summary_totals(snap, *quick, unit.table, loc)
     facts = [run.listed(mf) for mf in mfs]
     for i, (mf, (_local, _readable, in_place)) in enumerate(zip(mfs, facts)):
+        listed = mf.get("manifest_path")
+        if isinstance(ml, str) and isinstance(listed, str) and not fully_qualified(listed):
+            out.append(Finding("snapshot.manifest-path-relative", f"manifest_path {listed!r} is a relative path; before "
+                               "v4 every path field holds a fully-qualified path (a URI with a scheme, or an absolute "
+                               "path)", "Paths in Metadata", file, f"manifests[{i}].manifest_path"))
         sp = mf.get("partition_spec_id")
         if isinstance(sp, int) and spec_ids and sp not in spec_ids:
             out.append(Finding("snapshot.manifest-spec-id", f"manifest {mf.get('manifest_path')} has partition_spec_id "

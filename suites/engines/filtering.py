@@ -20,6 +20,10 @@ cell of the matrix, against the rows the generator wrote; it is the base here.
   a wrong translation, or an engine evaluating its own condition wrongly: reported, never
   absorbed.
 
+A remainder filter (:data:`suites.golden.filters.MODULO`) is no Iceberg expression: the engines
+whose filter is one have no form of it and an engine without a filter API cannot express it,
+so both are ``unsupported`` there, never judged as a full read.
+
 Case outcomes: ``judged`` (with the problem, if any), ``unsupported`` (no translation, or the
 engine cannot evaluate the condition even over rows in memory), ``not-judged`` (the engine
 cannot read the snapshot without a filter: the table cell reports that).
@@ -35,7 +39,7 @@ from typing import Any
 from iceberg_conformance.suites.engines.query import Untranslatable, column
 from iceberg_conformance.suites.engines.registry import CaseRead, Engine, SnapshotRead
 from iceberg_conformance.suites.engines.rows import canonical_rows, diff_rows
-from iceberg_conformance.suites.golden.filters import expected_rows
+from iceberg_conformance.suites.golden.filters import expected_rows, is_modulo
 
 JUDGED, UNSUPPORTED, NOT_JUDGED = "judged", "unsupported", "not-judged"
 
@@ -129,6 +133,9 @@ def judge_case(engine: Engine, schema: dict[str, Any], truth: list[dict[str, Any
                                     f"failed (a bug of the kit): {case.kit_error}"})
     if case.untranslatable is not None:
         return CaseVerdict(UNSUPPORTED, reason=f"no {engine.filters} form: {case.untranslatable}")
+    if engine.filters == "none" and is_modulo(expr):
+        return CaseVerdict(UNSUPPORTED, reason=f"{engine.name} has no filter API: the remainder filter is not "
+                                               "expressible (its full read is the table cell's)")
     if read.base is None:
         return CaseVerdict(NOT_JUDGED, reason=f"{engine.name} cannot read the snapshot without a filter "
                                                f"({read.base_error}); the table cell reports it")

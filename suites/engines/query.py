@@ -10,7 +10,10 @@ and the judge (:mod:`suites.engines.filtering`) compares the engine's read of th
 condition with the same engine's evaluation of the same condition over rows in memory.
 
 A predicate with no faithful form in an engine (a type the engine has no literal for, a
-transform term) raises :class:`Untranslatable`; that case is UNSUPPORTED for the engine.
+transform term) raises :class:`Untranslatable`; that case is UNSUPPORTED for the engine. The kit's
+remainder filters (:data:`suites.golden.filters.MODULO`: ``col % k`` compared with a literal)
+are the engine's ``%`` and comparison; an Iceberg expression has no form of them
+(:func:`iceberg`).
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import uuid
 from decimal import Decimal
 from typing import Any, Callable
 
+from iceberg_conformance.suites.golden.filters import is_modulo, modulo_parts
+
 #: comparison predicates and their SQL operators
 CMP = {"lt": "<", "lt-eq": "<=", "gt": ">", "gt-eq": ">=", "eq": "=", "not-eq": "<>"}
 #: the SQL dialects :func:`sql` writes
@@ -28,6 +33,24 @@ DIALECTS = ("duckdb", "clickhouse", "datafusion", "spark")
 
 class Untranslatable(Exception):
     """A predicate with no faithful form in an engine's query language."""
+
+
+def iceberg(expr: Any) -> Any:
+    """The filter as an Iceberg expression (itself), for the engines whose filter API takes one;
+    a remainder filter has none (the expressions have no arithmetic)."""
+    if is_modulo(expr):
+        raise Untranslatable("an Iceberg expression has no arithmetic: a remainder filter (col % k) is not "
+                             "expressible")
+    return expr
+
+
+def _modulo_column(schema: dict[str, Any], e: dict[str, Any]) -> tuple[list[str], int, str, int]:
+    """Path, modulus, comparison and literal of a remainder filter over an int or long column."""
+    _name, k, op, c = modulo_parts(e)
+    path, t = column(schema, e)
+    if t not in ("int", "long"):
+        raise Untranslatable(f"a remainder of a {t} column")
+    return path, k, op, c
 
 
 # --- the predicate's parts -------------------------------------------------------------------
@@ -276,6 +299,9 @@ def sql(schema: dict[str, Any], expr: Any, dialect: str) -> str:
             prefix = python_value("string", e.get("right"))
             test = _starts_with(col, prefix, dialect)
             return f"({test})" if kind == "starts-with" else f"(NOT {test})"
+        if is_modulo(e):
+            _path, k, op, c = _modulo_column(schema, e)
+            return f"(({col} % {k}) {CMP[op]} {c})"
         if kind in CMP:
             return f"({col} {CMP[kind]} {sql_literal(t, e.get('right'), dialect)})"
         raise Untranslatable(f"predicate type {kind!r}")
@@ -322,6 +348,9 @@ def dataframe(schema: dict[str, Any], expr: Any, api: Frame) -> Any:
         kind = str(e.get("type"))
         path, t = column(schema, e)
         col = api.col(path)
+        if is_modulo(e):
+            _path, k, op, c = _modulo_column(schema, e)
+            return _COMPARE[op](col % k, api.lit(t, c))
         if kind in ("is-null", "not-null"):
             return getattr(col, api.methods[kind])()
         if kind in ("is-nan", "not-nan"):

@@ -22,6 +22,8 @@ What an engine declares (never what it gets right; the matrix finds that out):
 * ``native`` - it runs native code in this process, so it reads in a worker process of its own
   (:func:`.process.isolated`): a crash fails that read, not the session;
 * ``json_rows`` - its rows are in the spec's JSON single-value form already.
+* ``project_here`` - how it reads a projection (columns in a given order) in the same session
+  right after its full read (:meth:`Engine.project`); None for an engine the kit reads whole.
 
 An engine that is not installed raises :class:`~.process.ReaderUnavailable`.
 """
@@ -134,6 +136,8 @@ class Engine:
     time_travel: bool = True
     paths: str = "plain"
     native: bool = False
+    #: the snapshot unfiltered, then each projection in the same session (see :meth:`project`)
+    project_here: Callable[[ReadRequest, dict[str, list[str]]], SnapshotRead] | None = None
 
     def read(self, request: ReadRequest) -> Rows:
         """The snapshot's rows, unfiltered."""
@@ -146,6 +150,16 @@ class Engine:
         if self.native:
             return isolated(self.name, self.scan_here, request, filters)
         return self.scan_here(request, filters)
+
+    def project(self, request: ReadRequest, projections: dict[str, list[str]]) -> SnapshotRead:
+        """The snapshot read unfiltered, then, in the same session (connection, context, Spark
+        session), each projection (id -> column names in the order asked): each case's
+        ``pushed`` holds the projected rows, its ``condition`` the query."""
+        if self.project_here is None:
+            raise ValueError(f"{self.name} does not read projections here")
+        if self.native:
+            return isolated(self.name, self.project_here, request, projections)
+        return self.project_here(request, projections)
 
 
 def _dist_version(*names: str) -> str:
@@ -169,6 +183,16 @@ def _need(module: str, install: str) -> Any:
         raise ReaderUnavailable(f"{module} is not importable ({e}); install {install}") from None
 
 
+def _read_base(out: SnapshotRead, base: Callable[[], Rows]) -> None:
+    """``out.base`` read by ``base()``, or the error it raised (an absent engine's is raised on)."""
+    try:
+        out.base = base()
+    except ReaderUnavailable:
+        raise
+    except Exception as e:
+        out.base_error = error_text(e)
+
+
 def _scan_each(request: ReadRequest, filters: dict[str, Any], base: Callable[[], Rows],
                translate: Callable[[Any], Any], pushed: Callable[[Any], Rows],
                memory: Callable[[Any], Rows] | None, text: Callable[[Any], str] = str) -> SnapshotRead:
@@ -178,12 +202,7 @@ def _scan_each(request: ReadRequest, filters: dict[str, Any], base: Callable[[],
     out = SnapshotRead()
     with warnings.catch_warnings():     # an engine's own warnings are not what is judged here
         warnings.simplefilter("ignore")
-        try:
-            out.base = base()
-        except ReaderUnavailable:
-            raise
-        except Exception as e:
-            out.base_error = error_text(e)
+        _read_base(out, base)
         for key, expr in filters.items():
             case = out.cases[key] = CaseRead()
             try:
@@ -205,6 +224,27 @@ def _scan_each(request: ReadRequest, filters: dict[str, Any], base: Callable[[],
                 except Exception as e:
                     case.memory_error = error_text(e)
     return out
+
+
+def _project_each(base: Callable[[], Rows], projections: dict[str, list[str]], read: Callable[[list[str]], Rows],
+                  text: Callable[[list[str]], str]) -> SnapshotRead:
+    """The common shape of :meth:`Engine.project`: the unfiltered read, then each projection read
+    right after it, in the order given."""
+    out = SnapshotRead()
+    with warnings.catch_warnings():     # an engine's own warnings are not what is judged here
+        warnings.simplefilter("ignore")
+        _read_base(out, base)
+        for key, columns in projections.items():
+            case = out.cases[key] = CaseRead(condition=text(columns))
+            try:
+                case.pushed = read(columns)
+            except Exception as e:
+                case.pushed_error = error_text(e)
+    return out
+
+
+def _select(columns: list[str], dialect: str) -> str:
+    return "SELECT " + ", ".join(query.sql_column([c], dialect) for c in columns)
 
 
 # --- libraries whose filter is an Iceberg expression: through their target adapters --------------
@@ -237,7 +277,7 @@ def _library(name: str) -> tuple[Callable[[ReadRequest], Rows], Callable[[ReadRe
 
     def scan(r: ReadRequest, filters: dict[str, Any]) -> SnapshotRead:
         target = ready()
-        return _scan_each(r, filters, lambda: read(r), lambda expr: expr,
+        return _scan_each(r, filters, lambda: read(r), query.iceberg,
                           lambda expr: target.scan(str(r.metadata), r.snapshot_id, expr), None,
                           lambda expr: json.dumps(expr, ensure_ascii=False))
     return read, scan
@@ -387,6 +427,22 @@ def scan_spark_sql(r: ReadRequest, filters: dict[str, Any]) -> SnapshotRead:
     return out
 
 
+def project_spark_sql(r: ReadRequest, projections: dict[str, list[str]]) -> SnapshotRead:
+    """``SELECT`` every column, then each projection, from the same view in the one Spark session
+    (its executors keep what they cached between the queries)."""
+    spark = _spark()
+    view = _spark_view_name(r)
+    by_name = {f["name"]: f for f in r.schema["fields"]}
+    try:
+        _spark_view(spark, r, view)
+        return _project_each(lambda: _spark_collect(spark, f"SELECT {_spark_select(r.schema)} FROM {view}"), projections,
+                             lambda cols: _spark_collect(spark, f"SELECT {_spark_select({'fields': [by_name[c] for c in cols]})} "
+                                                                f"FROM {view}"),
+                             lambda cols: _select(cols, "spark"))
+    finally:
+        spark.catalog.dropTempView(view)
+
+
 # --- DuckDB ---------------------------------------------------------------------------------
 
 def _duckdb() -> Any:
@@ -451,6 +507,22 @@ def scan_duckdb(r: ReadRequest, filters: dict[str, Any]) -> SnapshotRead:
         con.close()
 
 
+def project_duckdb(r: ReadRequest, projections: dict[str, list[str]]) -> SnapshotRead:
+    """``SELECT *``, then each projection, from ``iceberg_scan`` on one connection."""
+    con = _duckdb()
+    con.execute(f"SET TimeZone = {_zone(r)}")
+    source = _duckdb_source(r)
+
+    def rows(sql: str) -> Rows:
+        return arrow_rows(con.execute(sql).to_arrow_table())
+
+    try:
+        return _project_each(lambda: rows(f"SELECT * FROM {source}"), projections,
+                             lambda cols: rows(f"{_select(cols, 'duckdb')} FROM {source}"), lambda cols: _select(cols, "duckdb"))
+    finally:
+        con.close()
+
+
 # --- ClickHouse (chdb) ----------------------------------------------------------------------
 
 @contextlib.contextmanager
@@ -481,9 +553,9 @@ def read_chdb(r: ReadRequest) -> Rows:
         return arrow_rows(chdb.query(f"SELECT * FROM {source} {settings}", "ArrowTable"))
 
 
-def scan_chdb(r: ReadRequest, filters: dict[str, Any]) -> SnapshotRead:
-    """Each filter as the ``WHERE`` of the ``icebergLocal`` query; in memory: the same condition
-    over a ``Memory`` table holding the unfiltered read (one chdb session)."""
+@contextlib.contextmanager
+def _chdb_session(r: ReadRequest) -> Iterator[tuple[Any, str, str]]:
+    """One chdb session in the warehouse root, with the snapshot's source and settings."""
     _need("chdb", "'iceberg-conformance[consumers]' (chdb==4.4.0)")
     from chdb import session
 
@@ -491,18 +563,35 @@ def scan_chdb(r: ReadRequest, filters: dict[str, Any]) -> SnapshotRead:
     with _cwd(r.root):
         s = session.Session()
         try:
-            def rows(sql: str) -> Rows:
-                return arrow_rows(s.query(sql, "ArrowTable"))
-
-            def base() -> Rows:
-                s.query(f"CREATE TABLE memory ENGINE = Memory AS SELECT * FROM {source} {settings}")
-                return rows(f"SELECT * FROM memory {settings}")
-
-            return _scan_each(r, filters, base, lambda expr: query.sql(r.schema, expr, "clickhouse"),
-                              lambda cond: rows(f"SELECT * FROM {source} WHERE {cond} {settings}"),
-                              lambda cond: rows(f"SELECT * FROM memory WHERE {cond} {settings}"))
+            yield s, source, settings
         finally:
             s.close()
+
+
+def scan_chdb(r: ReadRequest, filters: dict[str, Any]) -> SnapshotRead:
+    """Each filter as the ``WHERE`` of the ``icebergLocal`` query; in memory: the same condition
+    over a ``Memory`` table holding the unfiltered read (one chdb session)."""
+    with _chdb_session(r) as (s, source, settings):
+        def rows(sql: str) -> Rows:
+            return arrow_rows(s.query(sql, "ArrowTable"))
+
+        def base() -> Rows:
+            s.query(f"CREATE TABLE memory ENGINE = Memory AS SELECT * FROM {source} {settings}")
+            return rows(f"SELECT * FROM memory {settings}")
+
+        return _scan_each(r, filters, base, lambda expr: query.sql(r.schema, expr, "clickhouse"),
+                          lambda cond: rows(f"SELECT * FROM {source} WHERE {cond} {settings}"),
+                          lambda cond: rows(f"SELECT * FROM memory WHERE {cond} {settings}"))
+
+
+def project_chdb(r: ReadRequest, projections: dict[str, list[str]]) -> SnapshotRead:
+    """``SELECT *``, then each projection, from ``icebergLocal`` in one chdb session."""
+    with _chdb_session(r) as (s, source, settings):
+        def rows(select: str) -> Rows:
+            return arrow_rows(s.query(f"{select} FROM {source} {settings}", "ArrowTable"))
+
+        return _project_each(lambda: rows("SELECT *"), projections, lambda cols: rows(_select(cols, "clickhouse")),
+                             lambda cols: _select(cols, "clickhouse"))
 
 
 # --- Polars, Daft, DataFusion ------------------------------------------------------------------
@@ -527,6 +616,18 @@ def scan_polars(r: ReadRequest, filters: dict[str, Any]) -> SnapshotRead:
                       lambda e: arrow_rows(pl.scan_iceberg(str(r.metadata), snapshot_id=r.snapshot_id)
                                            .filter(e).collect().to_arrow()),
                       lambda e: arrow_rows(state["frame"].filter(e).to_arrow()))
+
+
+def project_polars(r: ReadRequest, projections: dict[str, list[str]]) -> SnapshotRead:
+    """``scan_iceberg(...)`` collected, then ``.select(columns)`` of a new scan, in one process."""
+    pl = _need("polars", "'iceberg-conformance[consumers]' (polars==2.1.0)")
+
+    def scan() -> Any:
+        return pl.scan_iceberg(str(r.metadata), snapshot_id=r.snapshot_id)
+
+    return _project_each(lambda: arrow_rows(scan().collect().to_arrow()), projections,
+                         lambda cols: arrow_rows(scan().select(cols).collect().to_arrow()),
+                         lambda cols: f"scan_iceberg(...).select({cols})")
 
 
 def _daft_table(r: ReadRequest) -> Any:
@@ -555,6 +656,14 @@ def scan_daft(r: ReadRequest, filters: dict[str, Any]) -> SnapshotRead:
     return _scan_each(r, filters, base, lambda expr: query.daft(r.schema, expr),
                       lambda e: arrow_rows(daft.read_iceberg(table, snapshot_id=r.snapshot_id).where(e).to_arrow()),
                       lambda e: arrow_rows(state["frame"].where(e).to_arrow()))
+
+
+def project_daft(r: ReadRequest, projections: dict[str, list[str]]) -> SnapshotRead:
+    """``read_iceberg(...)``, then ``.select(*columns)`` of a new read, in one process."""
+    daft, table = _daft_table(r)
+    return _project_each(lambda: arrow_rows(daft.read_iceberg(table, snapshot_id=r.snapshot_id).to_arrow()), projections,
+                         lambda cols: arrow_rows(daft.read_iceberg(table, snapshot_id=r.snapshot_id).select(*cols).to_arrow()),
+                         lambda cols: f"read_iceberg(...).select({', '.join(cols)})")
 
 
 def _datafusion(r: ReadRequest) -> Any:
@@ -590,6 +699,17 @@ def scan_datafusion(r: ReadRequest, filters: dict[str, Any]) -> SnapshotRead:
     return _scan_each(r, filters, base, lambda expr: query.sql(r.schema, expr, "datafusion"),
                       lambda cond: rows(f"SELECT * FROM t WHERE {cond}"),
                       lambda cond: rows(f"SELECT * FROM memory WHERE {cond}"))
+
+
+def project_datafusion(r: ReadRequest, projections: dict[str, list[str]]) -> SnapshotRead:
+    """``SELECT * FROM t``, then each projection, in one session context."""
+    ctx = _datafusion(r)
+
+    def rows(sql: str) -> Rows:
+        return arrow_rows(ctx.sql(sql).to_arrow_table())
+
+    return _project_each(lambda: rows("SELECT * FROM t"), projections,
+                         lambda cols: rows(f"{_select(cols, 'datafusion')} FROM t"), lambda cols: _select(cols, "datafusion"))
 
 
 # --- icebird (JavaScript) -------------------------------------------------------------------------
@@ -693,20 +813,24 @@ ENGINES: dict[str, Engine] = {e.name: e for e in (
     Engine("spark-sql", "Spark SQL 3.5 with Iceberg 1.10.2 (spark.read.format(\"iceberg\"), WHERE)",
            ("pyspark==3.5.9", "snowpark-connect-deps-iceberg==1.0.2"),
            read_spark_sql, scan_spark_sql, lambda: "iceberg 1.10.2, " + _dist_version("pyspark"),
-           filters="sql:spark"),
+           filters="sql:spark", project_here=project_spark_sql),
     Engine("duckdb", "DuckDB 1.5.5 (iceberg_scan)", ("duckdb==1.5.5", "duckdb-extension-iceberg==1.5.5"),
            read_duckdb, scan_duckdb, lambda: _dist_version("duckdb", "duckdb-extension-iceberg"),
-           filters="sql:duckdb", native=True),
+           filters="sql:duckdb", native=True, project_here=project_duckdb),
     Engine("chdb", "ClickHouse 26.9 through chdb 4.4.0 (icebergLocal)", ("chdb==4.4.0",),
-           read_chdb, scan_chdb, lambda: _dist_version("chdb", "chdb-core"), filters="sql:clickhouse", native=True),
+           read_chdb, scan_chdb, lambda: _dist_version("chdb", "chdb-core"), filters="sql:clickhouse", native=True,
+           project_here=project_chdb),
     Engine("polars", "Polars 2.1.0 (scan_iceberg)", ("polars==2.1.0",),
-           read_polars, scan_polars, lambda: _dist_version("polars"), filters="polars", native=True),
+           read_polars, scan_polars, lambda: _dist_version("polars"), filters="polars", native=True,
+           project_here=project_polars),
     Engine("daft", "Daft 0.7.26 (read_iceberg)", ("daft==0.7.26",),
-           read_daft, scan_daft, lambda: _dist_version("daft"), filters="daft", native=True),
+           read_daft, scan_daft, lambda: _dist_version("daft"), filters="daft", native=True,
+           project_here=project_daft),
     Engine("datafusion", "DataFusion 54 with iceberg-rust's table provider (pyiceberg-core 0.11)",
            ("datafusion>=54,<55", "pyiceberg-core==0.11.0"),
            read_datafusion, scan_datafusion, lambda: _dist_version("datafusion", "pyiceberg-core"),
-           filters="sql:datafusion", time_travel=False, paths="file-uri", native=True),
+           filters="sql:datafusion", time_travel=False, paths="file-uri", native=True,
+           project_here=project_datafusion),
     Engine("icebird", "icebird 0.3.1 (JavaScript, node) over loopback HTTP", ("icebird@0.3.1 (npm)",),
            read_icebird, scan_icebird, icebird_version, filters="none", time_travel=False, paths="http"),
 )}

@@ -83,9 +83,10 @@ class Verdict:
 
 def subject(table: str, consumer: str, test: str = "table", row_filter: str = "") -> str:
     """What a consumer-matrix known failure is matched against (its ``table`` and ``filter`` may
-    be globs): ``table: T > C``, ``plain-paths: T > C``, ``filter: T > F > C``."""
-    if test == "filter":
-        return f"filter: {table} > {row_filter or '*'} > {consumer}"
+    be globs): ``table: T > C``, ``plain-paths: T > C``, ``filter: T > F > C``, ``projection: T > P > C``
+    (an entry's ``filter`` names the projection then)."""
+    if test in ("filter", "projection"):
+        return f"{test}: {table} > {row_filter or '*'} > {consumer}"
     return f"{test}: {table} > {consumer}"
 
 
@@ -99,7 +100,7 @@ def find_entry(known: list[dict[str, Any]], table: str, consumer: str, test: str
                row_filter: str = "") -> dict[str, Any] | None:
     """The known-failure entry for this table, consumer, test (and filter). Entries about filter
     cases list their cases (``digests``): the first entry listing this case."""
-    if test in ("filter", "written"):
+    if test in ("filter", "written", "projection"):
         subj = subject(table, consumer, test, row_filter)
         return next((e for e in known if e.get("test") == test and as_known(e).matches(subj)
                      and recorded_digest(e, table, row_filter) is not None), None)
@@ -131,7 +132,7 @@ def judge(known: list[dict[str, Any]], table: str, consumer: str, problems: list
           digest: str, test: str = "table", row_filter: str = "") -> Verdict:
     """The status of a consumer test from its problems and the known-failure data."""
     entry = find_entry(known, table, consumer, test, row_filter)
-    what = f"{table} > {row_filter}" if test == "filter" else table
+    what = f"{table} > {row_filter}" if test in ("filter", "projection") else table
     if not problems:
         if entry is not None:
             return Verdict(FAIL, f"known-failures-consumers.json lists {consumer} on {what} ({entry['reason']}), "
@@ -250,6 +251,8 @@ def build(records: list[dict[str, Any]], caps: list[dict[str, Any]], consumers: 
             "counts": {"table_x_consumer": counts, "capability_cells": cell_counts,
                        "filter_tests": {s: sum(1 for r in filter_records if r["status"] == s) for s in STATUSES},
                        "filter_cases": case_counts(filter_records),
+                       "projection_tests": {s: sum(1 for r in records if r.get("test") == "projection" and r["status"] == s)
+                                            for s in STATUSES},
                        "filter_cases_by_consumer": {c: case_counts([r for r in filter_records if r["consumer"] == c])
                                                     for c in consumer_names}}}
 
@@ -306,11 +309,12 @@ def anchor(table: str, consumer: str, test: str = "table", row_filter: str = "")
 
 
 TEST_FUNCTIONS = {"table": "test_consumer_reads_golden_table", "plain-paths": "test_consumer_reads_plain_paths",
-                  "filter": "test_consumer_filters_golden_table", "written": "test_consumer_reads_written_table"}
+                  "filter": "test_consumer_filters_golden_table", "written": "test_consumer_reads_written_table",
+                  "projection": "test_consumer_projects_golden_table"}
 
 
 def nodeid(table: str, consumer: str, test: str = "table", row_filter: str = "") -> str:
-    param = f"{table}-{row_filter}-{consumer}" if test == "filter" else f"{table}-{consumer}"
+    param = f"{table}-{row_filter}-{consumer}" if test in ("filter", "projection") else f"{table}-{consumer}"
     return f"{TEST_FILE}::{TEST_FUNCTIONS[test]}[{param}]"
 
 
@@ -398,6 +402,8 @@ def _subject_text(r: dict[str, Any]) -> str:
     test = r.get("test", "table")
     if test == "filter":
         return f"{r['table']} under filter {r['filter']}"
+    if test == "projection":
+        return f"{r['table']} read as projection {r['filter']}"
     return r["table"] + (" (paths as written)" if test == "plain-paths" else "")
 
 
@@ -602,16 +608,17 @@ def read_cells(cells: Path) -> tuple[list[dict[str, Any]], dict[str, dict[str, A
 
 def suggest(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Skeletons of the known-failure entries the failing records need: one per table test, one
-    per consumer for its failing filter cases (split it by cause before committing it)."""
+    per consumer for its failing filter cases, and one for its failing projection cases (split
+    them by cause before committing them)."""
     out: list[dict[str, Any]] = []
-    by_consumer: dict[str, dict[str, Any]] = {}
+    by_consumer: dict[tuple[str, str], dict[str, Any]] = {}
     for r in records:
         if r["status"] != FAIL or not r.get("digest"):
             continue
         skeleton = {"consumer": r["consumer"], "kind": "bug", "capabilities": [], "reason": "", "upstream": ""}
-        if r.get("test") == "filter":
-            entry = by_consumer.setdefault(r["consumer"], {**skeleton, "test": "filter", "table": "*", "filter": "*",
-                                                           "digests": {}, "differs": {}})
+        if r.get("test") in ("filter", "projection"):
+            entry = by_consumer.setdefault((r["consumer"], r["test"]), {
+                **skeleton, "test": r["test"], "table": "*", "filter": "*", "digests": {}, "differs": {}})
             case = case_key(r["table"], r["filter"])
             entry["digests"][case] = r["digest"]
             entry["differs"][case] = r["lines"][:12]
