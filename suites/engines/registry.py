@@ -475,52 +475,49 @@ def _duckdb_source(r: ReadRequest) -> str:
     return f"iceberg_scan('{path}', snapshot_from_id => {int(r.snapshot_id)})"
 
 
-def read_duckdb(r: ReadRequest) -> Rows:
-    """DuckDB 1.5.5: ``SELECT * FROM iceberg_scan(metadata, snapshot_from_id => id)``."""
+@contextlib.contextmanager
+def _duckdb_at(r: ReadRequest) -> Iterator[Any]:
+    """A DuckDB connection in the read's session time zone, closed however the read ends."""
     con = _duckdb()
-    con.execute(f"SET TimeZone = {_zone(r)}")
     try:
-        return arrow_rows(con.execute(f"SELECT * FROM {_duckdb_source(r)}").to_arrow_table())
+        con.execute(f"SET TimeZone = {_zone(r)}")
+        yield con
     finally:
         con.close()
+
+
+def read_duckdb(r: ReadRequest) -> Rows:
+    """DuckDB 1.5.5: ``SELECT * FROM iceberg_scan(metadata, snapshot_from_id => id)``."""
+    with _duckdb_at(r) as con:
+        return arrow_rows(con.execute(f"SELECT * FROM {_duckdb_source(r)}").to_arrow_table())
 
 
 def scan_duckdb(r: ReadRequest, filters: dict[str, Any]) -> SnapshotRead:
     """Each filter as the ``WHERE`` of ``SELECT * FROM iceberg_scan(...)``; in memory: the same
     condition over a temporary table holding the unfiltered read."""
-    con = _duckdb()
-    con.execute(f"SET TimeZone = {_zone(r)}")
     source = _duckdb_source(r)
+    with _duckdb_at(r) as con:
+        def rows(sql: str) -> Rows:
+            return arrow_rows(con.execute(sql).to_arrow_table())
 
-    def rows(sql: str) -> Rows:
-        return arrow_rows(con.execute(sql).to_arrow_table())
+        def base() -> Rows:
+            con.execute(f"CREATE TEMP TABLE memory AS SELECT * FROM {source}")
+            return rows("SELECT * FROM memory")
 
-    def base() -> Rows:
-        con.execute(f"CREATE TEMP TABLE memory AS SELECT * FROM {source}")
-        return rows("SELECT * FROM memory")
-
-    try:
         return _scan_each(r, filters, base, lambda expr: query.sql(r.schema, expr, "duckdb"),
                           lambda cond: rows(f"SELECT * FROM {source} WHERE {cond}"),
                           lambda cond: rows(f"SELECT * FROM memory WHERE {cond}"))
-    finally:
-        con.close()
 
 
 def project_duckdb(r: ReadRequest, projections: dict[str, list[str]]) -> SnapshotRead:
     """``SELECT *``, then each projection, from ``iceberg_scan`` on one connection."""
-    con = _duckdb()
-    con.execute(f"SET TimeZone = {_zone(r)}")
     source = _duckdb_source(r)
+    with _duckdb_at(r) as con:
+        def rows(sql: str) -> Rows:
+            return arrow_rows(con.execute(sql).to_arrow_table())
 
-    def rows(sql: str) -> Rows:
-        return arrow_rows(con.execute(sql).to_arrow_table())
-
-    try:
         return _project_each(lambda: rows(f"SELECT * FROM {source}"), projections,
                              lambda cols: rows(f"{_select(cols, 'duckdb')} FROM {source}"), lambda cols: _select(cols, "duckdb"))
-    finally:
-        con.close()
 
 
 # --- ClickHouse (chdb) ----------------------------------------------------------------------
