@@ -2,7 +2,7 @@
 ``pyarrow.fs``, the file-system layer PyIceberg's FileIO uses.
 
 A table named by a URI is read once into a local spool directory (metadata, and for a full check
-every file under the table's location; copied in parallel by ``pyarrow.fs.copy_files``), then
+every file under the table's location; one listing, then many files fetched at once: :func:`_copy`), then
 checked there as a table relocated from its URI (:class:`~checker.find.Locator`), so every rule
 runs unchanged and confinement keeps its meaning (the table's location, plus ``--allow-root``).
 Every finding is then named by the URI, not the spool path (:func:`name_by_uri`).
@@ -146,22 +146,12 @@ def spool(uri: str, *, metadata_only: bool = False, s3_endpoint: str | None = No
     directory = tempfile.mkdtemp(prefix="iceberg-conformance-")
     try:
         local_table = os.path.join(directory, "table")
-        files = _listing(fs, f"{path}/metadata")
-        if not files:
+        # one listing: metadata/ alone, or (full check) every file under the table's directory
+        files = _listing(fs, f"{path}/metadata" if metadata_only else path)
+        if not any(i.path.startswith(f"{path}/metadata/") for i in files):
             raise StoreError(f"no Iceberg table at {uri} (no metadata/ there: expected a table's directory or one of "
                              "its metadata files)")
-        _copy(fs, f"{path}/metadata", os.path.join(local_table, "metadata"))
-        if not metadata_only:
-            for entry in fs.get_file_info(pafs.FileSelector(path, recursive=False)):
-                name = entry.path.rsplit("/", 1)[-1]
-                if name == "metadata":
-                    continue
-                target = os.path.join(local_table, name)
-                if entry.type == pafs.FileType.Directory:
-                    _copy(fs, entry.path, target)
-                elif entry.type == pafs.FileType.File:
-                    pafs.copy_files(entry.path, target, source_filesystem=fs,
-                                    destination_filesystem=pafs.LocalFileSystem())
+        _copy(fs, files, path, local_table)
         if named_file is not None:
             current = Current(os.path.join(local_table, "metadata", named_file), "named directly")
         else:
@@ -178,12 +168,34 @@ def spool(uri: str, *, metadata_only: bool = False, s3_endpoint: str | None = No
     return Spooled(uri, local_table, current)
 
 
-def _copy(fs: Any, source: str, target: str) -> None:
-    import pyarrow.fs as pafs
+#: files fetched at once from a store (each its own request)
+COPY_THREADS = 16
 
-    os.makedirs(target, exist_ok=True)
-    pafs.copy_files(source, target, source_filesystem=fs, destination_filesystem=pafs.LocalFileSystem(),
-                    use_threads=True)
+
+def _copy(fs: Any, files: list[Any], source: str, target: str) -> None:
+    """The listed ``files`` (under ``source``) into ``target`` at the same relative paths,
+    :data:`COPY_THREADS` at a time. A name that would land outside ``target`` (a key holding
+    ``..``) is refused."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    root = os.path.realpath(target)
+    jobs = []
+    for info in files:
+        rel = info.path[len(source) + 1:] if info.path.startswith(source + "/") else ""
+        local = os.path.normpath(os.path.join(root, rel))
+        if not rel or os.path.isabs(rel) or not local.startswith(root + os.sep):
+            raise StoreError(f"{info.path}: a name that is not a path under {source}; nothing is copied")
+        jobs.append((info.path, local))
+    for d in sorted({os.path.dirname(local) for _, local in jobs}):
+        os.makedirs(d, exist_ok=True)
+
+    def fetch(job: tuple[str, str]) -> None:
+        with fs.open_input_stream(job[0]) as src, open(job[1], "xb") as out:
+            while chunk := src.read(1 << 20):
+                out.write(chunk)
+    with ThreadPoolExecutor(max_workers=COPY_THREADS) as pool:
+        for _ in pool.map(fetch, jobs):
+            pass
 
 
 def remove(spooled: Spooled) -> None:
