@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlparse
 
-from iceberg_conformance.checker.find import Current, current_metadata
+from iceberg_conformance.checker.find import Current, current_metadata, has_version
 from iceberg_conformance.reference.findings import Finding
 
 #: schemes read through pyarrow.fs; equivalent spellings of one store map to its first
@@ -151,14 +151,26 @@ def spool(uri: str, *, metadata_only: bool = False, s3_endpoint: str | None = No
         if not any(i.path.startswith(f"{path}/metadata/") for i in files):
             raise StoreError(f"no Iceberg table at {uri} (no metadata/ there: expected a table's directory or one of "
                              "its metadata files)")
-        _copy(fs, files, path, local_table)
+        # metadata files (JSON) wait: a check reads the current one and those its metadata-log
+        # names, and a table keeps many more (every commit writes one)
+        meta = f"{path}/metadata/"
+        listed = [i.path[len(meta):] for i in files if i.path.startswith(meta) and "/" not in i.path[len(meta):]]
+        json_names = [n for n in listed if ".metadata.json" in n]
+        held = set(json_names) if all(map(has_version, json_names)) else set()
+        os.makedirs(os.path.join(local_table, "metadata"))
+        _copy(fs, [i for i in files if not (i.path.startswith(meta) and i.path[len(meta):] in held)], path, local_table)
         if named_file is not None:
             current = Current(os.path.join(local_table, "metadata", named_file), "named directly")
         else:
-            found = current_metadata(local_table)
+            found = current_metadata(local_table, listed)
             if found is None:
                 raise StoreError(f"no Iceberg table at {uri} (its metadata/ holds no metadata file)")
             current = found
+        for step in range(2 if held else 0):  # the current file, then the files its metadata-log names
+            name = os.path.basename(current.path)
+            wanted = {name} & held if step == 0 else _logged_names(current.path, held) - {name}
+            _copy(fs, [i for i in files if i.path.startswith(meta) and i.path[len(meta):] in wanted], path,
+                  local_table)
     except OSError as e:
         shutil.rmtree(directory, ignore_errors=True)
         raise StoreError(f"{uri}: reading the table from the store failed ({e})") from e
@@ -166,6 +178,25 @@ def spool(uri: str, *, metadata_only: bool = False, s3_endpoint: str | None = No
         shutil.rmtree(directory, ignore_errors=True)
         raise
     return Spooled(uri, local_table, current)
+
+
+def _logged_names(current: str, held: set[str]) -> set[str]:
+    """Of the ``held`` metadata file names, those the ``metadata-log`` of the local metadata file
+    ``current`` names (by file name; every held one when it does not read as JSON: the check
+    then reports why, with every file there as listed)."""
+    import gzip
+    import json
+
+    try:
+        with open(current, "rb") as f:
+            raw = f.read()
+        doc = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+    except (OSError, EOFError, ValueError, RecursionError):
+        return set(held)
+    log = doc.get("metadata-log") if isinstance(doc, dict) else None
+    if not isinstance(log, list):
+        return set()
+    return {str(e.get("metadata-file", "")).rsplit("/", 1)[-1] for e in log if isinstance(e, dict)} & held
 
 
 #: files fetched at once from a store (each its own request)
