@@ -142,3 +142,56 @@ def test_a_store_table_is_fetched_many_files_at_once(tmp_path: Path, monkeypatch
         stores.remove(spooled)
     assert sorted(opened) == sorted(set(opened)) and len(opened) == len(copied)
     assert state["most"] > 1 and {"metadata", "data"} <= together, (state, together)
+
+
+def test_a_day_partition_is_judged_from_two_values_and_a_bad_row_still_named(tmp_path: Path) -> None:
+    """The source of a day (year, month, hour) partition keeps, per chunk, its least and greatest
+    value, not every distinct one; the judgement is that of every value: one row of another day
+    is reported with its value, found by reading the column again."""
+    import datetime
+
+    import pyarrow as pa
+
+    from iceberg_conformance.checker.units.metrics import accumulate, ColumnStats
+    from iceberg_conformance.reference.types import TimestamptzType
+
+    day = datetime.datetime(2024, 1, 2, tzinfo=datetime.timezone.utc)
+    values = pa.array([day + datetime.timedelta(seconds=i) for i in range(5000)] + [None], pa.timestamp("us", "UTC"))
+    ends, every = ColumnStats(), ColumnStats()
+    accumulate(ends, TimestamptzType(), values, want_partition="ends")
+    accumulate(every, TimestamptzType(), values, want_partition=True)
+    assert sum(len(c) for _t, c in ends.partition_chunks) == 3 and not ends.partition_complete
+    assert sum(len(c) for _t, c in every.partition_chunks) == 5001 and every.partition_complete
+    assert ends.partition_int_range() == every.partition_int_range() == (
+        1704153600000000, 1704153600000000 + 4999 * 10**6, True)
+
+
+def test_a_file_of_another_day_is_reported_with_its_rows_values(tmp_path: Path) -> None:
+    """Two files' day partition values swapped: their least and greatest values disagree with
+    the partition, so the column is read again and the finding shows the rows' values and days."""
+    from iceberg_conformance.checker.damage.selftest import write_damaged
+    from iceberg_conformance.suites.golden.small_tables import write_pyiceberg_table
+
+    pytest.importorskip("pyiceberg", reason="the table is written by PyIceberg (extra pyiceberg)")
+    table = write_pyiceberg_table(tmp_path)
+    swapped = []
+    for seed in range(40):  # the case swaps one of the three partition fields: the day one is wanted
+        _pristine, copies, _none = write_damaged(table, str(tmp_path / f"out{seed}"), rules=["data.partition-value"],
+                                                 seed=seed)
+        swapped = [c for c in copies if "partition d_day swapped" in c.where]
+        if swapped:
+            break
+    assert swapped
+    found = [f for f in check_table(swapped[0].metadata).findings if f.rule == "data.partition-value"]
+    assert len(found) == 2, found
+    import datetime
+    import re
+
+    for f in found:
+        # the file's rows are of the day its directory names (PyIceberg's layout); a date and its
+        # day are the days since 1970-01-01
+        written = re.search(r"d_day=(\d{4}-\d\d-\d\d)/", f.message)
+        assert written is not None, f.message
+        days = (datetime.date.fromisoformat(written.group(1)) - datetime.date(1970, 1, 1)).days
+        assert "partition d_day is" in f.message and written.group(1) not in f.message.split("partition d_day is")[1]
+        assert f"day of the rows' column 5 gives other values ({days} -> {days})" in f.message, f.message
