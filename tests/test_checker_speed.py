@@ -195,3 +195,22 @@ def test_a_file_of_another_day_is_reported_with_its_rows_values(tmp_path: Path) 
         days = (datetime.date.fromisoformat(written.group(1)) - datetime.date(1970, 1, 1)).days
         assert "partition d_day is" in f.message and written.group(1) not in f.message.split("partition d_day is")[1]
         assert f"day of the rows' column 5 gives other values ({days} -> {days})" in f.message, f.message
+
+
+def test_the_check_command_starts_without_the_other_commands_modules(tmp_path: Path) -> None:
+    """``iceberg-conformance check`` imports the checker, not the damage cases, the suites' golden
+    tables and targets or the spec coverage (a third of the kit's import time at every start)."""
+    import subprocess
+
+    table = write_reference_table(tmp_path, 2)
+    code = ("import sys, contextlib, io\n"
+            "from iceberg_conformance.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    code = main(['check', {table!r}, '--quiet'])\n"
+            "print(code, sorted(m for m in sys.modules if m.startswith('iceberg_conformance.')))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    status, _, loaded = out.partition(" ")
+    assert status == "0" and "iceberg_conformance.checker.units.datafile" in loaded, out
+    for module in ("iceberg_conformance.checker.damage", "iceberg_conformance.statements.coverage",
+                   "iceberg_conformance.suites.golden.registry", "iceberg_conformance.suites.targets"):
+        assert f"'{module}'" not in loaded, module
