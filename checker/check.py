@@ -11,6 +11,7 @@ its picklable fields: it reads files and writes nothing.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import time
 from dataclasses import dataclass, field
@@ -172,7 +173,7 @@ def check_table(table: str | Current, progress: Callable[[int, int, Unit], None]
     own = LocalPool(workers) if mapper is None and workers > 1 else None
     try:
         return _check_table(current, start, progress, mapper or own, allowed_roots, metadata_only, workers, planned,
-                            relocate)
+                            relocate, ahead=own is not None)
     finally:
         if own is not None:
             own.close()
@@ -180,8 +181,13 @@ def check_table(table: str | Current, progress: Callable[[int, int, Unit], None]
 
 def _check_table(current: Current, start: float, progress: Callable[[int, int, Unit], None] | None,
                  mapper: Mapper | None, allowed_roots: list[str] | None, metadata_only: bool, workers: int,
-                 planned: Callable[[list[Unit]], None] | None, relocate: list[tuple[str, str]] | None) -> TableResult:
+                 planned: Callable[[list[Unit]], None] | None, relocate: list[tuple[str, str]] | None, *,
+                 ahead: bool = False) -> TableResult:
     run = CheckRun(current.path, allowed=allowed_roots, relocate=relocate)
+    # ``ahead``: the metadata unit needs no plan (on a long history its earlier metadata files
+    # are most of its work): the pool runs it while this process plans
+    early = plan_metadata(run)[0]
+    started = mapper(run_batch, [[early]]) if ahead and mapper is not None else None
     placed = run.placement()
     if placed is not None and placed[0] == "moved":
         units = plan_metadata(run)  # its files are recorded where they are not: one finding, not one per file
@@ -206,7 +212,11 @@ def _check_table(current: Current, start: float, progress: Callable[[int, int, U
         if progress is not None:
             progress(done, len(units), u)
         done += 1
-    first_results = _run_all(first, run, mapper, workers)
+    if started is not None and first[:1] == [early]:
+        first_results: Iterator[Result] = itertools.chain(
+            (r for batch in started for r in batch), _run_all(first[1:], run, mapper, workers))
+    else:
+        first_results = _run_all(first, run, mapper, workers)
     # a pool is handed the content files now, behind the manifests: its workers read them while
     # this process checks the snapshots (here, without a mapper, they run after the snapshots)
     rest_results = _run_all(rest, run, mapper, workers)

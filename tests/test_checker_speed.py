@@ -214,3 +214,25 @@ def test_the_check_command_starts_without_the_other_commands_modules(tmp_path: P
     for module in ("iceberg_conformance.checker.damage", "iceberg_conformance.statements.coverage",
                    "iceberg_conformance.suites.golden.registry", "iceberg_conformance.suites.targets"):
         assert f"'{module}'" not in loaded, module
+
+
+def test_the_metadata_unit_is_handed_to_the_pool_before_the_plan_is_made(tmp_path: Path) -> None:
+    """The metadata unit needs no plan: the pool gets it first, while this process plans (on a
+    long history its earlier metadata files are a second of work); the findings are unchanged."""
+    import time
+
+    from iceberg_conformance.checker.check import _check_table
+    from iceberg_conformance.checker.find import Current
+
+    table = write_reference_table(tmp_path, 2)
+    events: list[tuple[str, Any]] = []
+
+    def mapper(fn: Any, batches: list[Any]) -> Any:
+        events.append(("batches", [[u.kind for u in b] for b in batches]))
+        return [fn(b) for b in batches]
+
+    result = _check_table(Current(table, "named directly"), time.monotonic(), None, mapper, None, False, 2,
+                          lambda units: events.append(("planned", len(units))), None, ahead=True)
+    assert events[0] == ("batches", [["metadata"]]) and events[1][0] == "planned", events
+    assert all("metadata" not in kinds for _e, batches in events[2:] for kinds in batches), events
+    assert sorted(map(str, result.findings)) == sorted(map(str, check_table(table).findings))
