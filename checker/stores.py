@@ -224,9 +224,12 @@ def _copy(fs: Any, files: list[Any], source: str, target: str) -> None:
         with fs.open_input_stream(job[0]) as src, open(job[1], "xb") as out:
             while chunk := src.read(1 << 20):
                 out.write(chunk)
-    with ThreadPoolExecutor(max_workers=COPY_THREADS) as pool:
+    pool = ThreadPoolExecutor(max_workers=COPY_THREADS)
+    try:
         for _ in pool.map(fetch, jobs):
             pass
+    finally:  # the first failure ends the copy: the files not yet begun are not fetched
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def remove(spooled: Spooled) -> None:
