@@ -11,6 +11,7 @@ its picklable fields: it reads files and writes nothing.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import time
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from iceberg_conformance.checker.find import Current
 from iceberg_conformance.checker.plan import LiveDigest, plan, plan_metadata, Unit
-from iceberg_conformance.checker.run import CheckRun
+from iceberg_conformance.checker.run import CheckRun, columnar_enabled
 from iceberg_conformance.checker.units.datafile import check_content_file
 from iceberg_conformance.checker.units.deletes import check_dv_merge_unit, check_puffin
 from iceberg_conformance.checker.units.manifest import check_manifest
@@ -167,7 +168,26 @@ def check_table(table: str | Current, progress: Callable[[int, int, Unit], None]
     that says why it is the table's current one."""
     start = time.monotonic()
     current = table if isinstance(table, Current) else Current(table, "named directly")
+    # the workers start now and import the kit while this process plans; one pool serves
+    # every phase (manifests, then content files)
+    own = LocalPool(workers) if mapper is None and workers > 1 else None
+    try:
+        return _check_table(current, start, progress, mapper or own, allowed_roots, metadata_only, workers, planned,
+                            relocate, ahead=own is not None)
+    finally:
+        if own is not None:
+            own.close()
+
+
+def _check_table(current: Current, start: float, progress: Callable[[int, int, Unit], None] | None,
+                 mapper: Mapper | None, allowed_roots: list[str] | None, metadata_only: bool, workers: int,
+                 planned: Callable[[list[Unit]], None] | None, relocate: list[tuple[str, str]] | None, *,
+                 ahead: bool = False) -> TableResult:
     run = CheckRun(current.path, allowed=allowed_roots, relocate=relocate)
+    # ``ahead``: the metadata unit needs no plan (on a long history its earlier metadata files
+    # are most of its work): the pool runs it while this process plans
+    early = plan_metadata(run)[0]
+    started = mapper(run_batch, [[early]]) if ahead and mapper is not None else None
     placed = run.placement()
     if placed is not None and placed[0] == "moved":
         units = plan_metadata(run)  # its files are recorded where they are not: one finding, not one per file
@@ -180,8 +200,6 @@ def check_table(table: str | Current, progress: Callable[[int, int, Unit], None]
     findings = _Findings()
     findings.extend(newer_finding(current))
     findings.extend(placement_finding(placed, run.table))
-    if mapper is None and workers > 1 and len(units) > 1:
-        mapper = pool_mapper(workers)
     # manifests first: each returns the digest of its live entries, which the snapshot units
     # (run here, in this process) check, so no manifest is decoded twice
     first = [u for u in units if u.kind in ("metadata", "manifest")]
@@ -194,7 +212,15 @@ def check_table(table: str | Current, progress: Callable[[int, int, Unit], None]
         if progress is not None:
             progress(done, len(units), u)
         done += 1
-    for u, (part, digest) in zip(first, _run_all(first, run, mapper, workers)):
+    if started is not None and first[:1] == [early]:
+        first_results: Iterator[Result] = itertools.chain(
+            (r for batch in started for r in batch), _run_all(first[1:], run, mapper, workers))
+    else:
+        first_results = _run_all(first, run, mapper, workers)
+    # a pool is handed the content files now, behind the manifests: its workers read them while
+    # this process checks the snapshots (here, without a mapper, they run after the snapshots)
+    rest_results = _run_all(rest, run, mapper, workers)
+    for u, (part, digest) in zip(first, first_results):
         tick(u)
         findings.extend(part)
         if digest is not None:
@@ -203,7 +229,7 @@ def check_table(table: str | Current, progress: Callable[[int, int, Unit], None]
         tick(u)
         findings.extend(run_unit_digest(u, run)[0])
     run.digests.clear()
-    for u, (part, _digest) in zip(rest, _run_all(rest, run, mapper, workers)):
+    for u, (part, _digest) in zip(rest, rest_results):
         tick(u)
         findings.extend(part)
     return TableResult(run.table, findings.kept, len(units), time.monotonic() - start, findings.omitted,
@@ -239,13 +265,27 @@ def newer_finding(current: Current) -> list[Finding]:
                     "-", current.path, "", "warning")]
 
 
-def pool_mapper(workers: int) -> Mapper:
-    """Run batches in ``workers`` local processes (units are independent and picklable); results
-    come back in order."""
-    def run(fn: Callable[[Any], Any], batches: list[Any]) -> Iterator[Any]:
+def _warm() -> None:
+    """A worker's first task: import what the units read with (the columnar screen's Polars
+    when it runs), while the parent still plans."""
+    columnar_enabled()
+
+
+class LocalPool:
+    """A :data:`Mapper` over ``workers`` local processes, started when made (units are
+    independent and picklable; results come back in order); :meth:`close` ends them. One pool
+    serves a whole check: its workers start, and import the kit, once."""
+
+    def __init__(self, workers: int) -> None:
         # spawn, not fork: a forked child of a process with threads (pyarrow's pool, a test runner's)
         # can deadlock on a lock one of those threads held
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(workers) as pool:
-            yield from pool.imap(fn, batches)
-    return run
+        self._pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_warm)
+
+    def __call__(self, fn: Callable[[Any], Any], batches: list[Any]) -> Iterator[Any]:
+        """The results of ``fn`` on each batch, in order; the batches are queued at once."""
+        return iter(self._pool.imap(fn, batches))
+
+    def close(self) -> None:
+        self._pool.terminate()
+        self._pool.join()
+

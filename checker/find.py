@@ -121,26 +121,35 @@ class Current:
     newer: tuple[str, ...] = ()
 
 
-def newer_metadata(path: str) -> tuple[str, ...]:
+def newer_metadata(path: str, listed: list[str] | None = None) -> tuple[str, ...]:
     """The other metadata files beside ``path`` whose version number is its own or higher (none
-    when ``path`` carries no version number)."""
+    when ``path`` carries no version number). ``listed``: the names in its directory, when
+    known (a store's listing), else the directory is listed."""
     own = _version_of(os.path.basename(path))
     meta = os.path.dirname(path)
-    if own is None or not os.path.isdir(meta):
+    if own is None or (listed is None and not os.path.isdir(meta)):
         return ()
-    return tuple(sorted(os.path.join(meta, n) for n in os.listdir(meta)
+    return tuple(sorted(os.path.join(meta, n) for n in (os.listdir(meta) if listed is None else listed)
                         if not n.startswith(".") and n != os.path.basename(path)
                         and (v := _version_of(n)) is not None and v >= own))
 
 
-def current_metadata(table_dir: str) -> Current | None:
+def has_version(name: str) -> bool:
+    """Whether a metadata file's name carries a version number (``v3.metadata.json``,
+    ``00003-<uuid>.metadata.json``)."""
+    return _version_of(name) is not None
+
+
+def current_metadata(table_dir: str, listed: list[str] | None = None) -> Current | None:
     """The current metadata file of a table directory: ``version-hint.text`` when it names an
     existing file, else the highest version number, else the newest file; None when there is
-    no ``metadata/`` directory with a metadata file."""
+    no ``metadata/`` directory with a metadata file. ``listed``: the names ``metadata/`` holds,
+    when known (a store's listing: its metadata files need not all be fetched), else listed."""
     meta = os.path.join(table_dir, "metadata")
     if not os.path.isdir(meta):
         return None
-    names = [n for n in os.listdir(meta) if not n.startswith(".") and ".metadata.json" in n]
+    names = [n for n in (os.listdir(meta) if listed is None else listed)
+             if not n.startswith(".") and ".metadata.json" in n]
     if not names:
         return None
     hint = os.path.join(meta, "version-hint.text")
@@ -150,14 +159,15 @@ def current_metadata(table_dir: str) -> Current | None:
         for n in names:
             if text.isdigit() and len(text) < 19 and _version_of(n) == int(text) and n.startswith("v"):
                 chosen = os.path.join(meta, n)
-                return Current(chosen, f"metadata/version-hint.text names version {text}", newer_metadata(chosen))
+                return Current(chosen, f"metadata/version-hint.text names version {text}",
+                               newer_metadata(chosen, listed))
     versioned = [(v, n) for n in names if (v := _version_of(n)) is not None]
     if versioned:
         v, n = max(versioned)
         why = "the highest version number in metadata/ (no version-hint.text)" if not os.path.isfile(hint) else \
             "the highest version number in metadata/ (version-hint.text names no metadata file there)"
         chosen = os.path.join(meta, n)
-        return Current(chosen, why, newer_metadata(chosen))
+        return Current(chosen, why, newer_metadata(chosen, listed))
     newest = max(names, key=lambda n: os.path.getmtime(os.path.join(meta, n)))
     return Current(os.path.join(meta, newest), "the most recently modified metadata file (none has a version number)")
 

@@ -2,7 +2,7 @@
 ``pyarrow.fs``, the file-system layer PyIceberg's FileIO uses.
 
 A table named by a URI is read once into a local spool directory (metadata, and for a full check
-every file under the table's location; copied in parallel by ``pyarrow.fs.copy_files``), then
+every file under the table's location; one listing, then many files fetched at once: :func:`_copy`), then
 checked there as a table relocated from its URI (:class:`~checker.find.Locator`), so every rule
 runs unchanged and confinement keeps its meaning (the table's location, plus ``--allow-root``).
 Every finding is then named by the URI, not the spool path (:func:`name_by_uri`).
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 from urllib.parse import urlparse
 
-from iceberg_conformance.checker.find import Current, current_metadata
+from iceberg_conformance.checker.find import Current, current_metadata, has_version
 from iceberg_conformance.reference.findings import Finding
 
 T = TypeVar("T")
@@ -152,29 +152,31 @@ def spool(uri: str, *, metadata_only: bool = False, s3_endpoint: str | None = No
     directory = tempfile.mkdtemp(prefix="iceberg-conformance-")
     try:
         local_table = os.path.join(directory, "table")
-        files = _listing(fs, f"{path}/metadata")
-        if not files:
+        # one listing: metadata/ alone, or (full check) every file under the table's directory
+        files = _listing(fs, f"{path}/metadata" if metadata_only else path)
+        if not any(i.path.startswith(f"{path}/metadata/") for i in files):
             raise StoreError(f"no Iceberg table at {uri} (no metadata/ there: expected a table's directory or one of "
                              "its metadata files)")
-        _copy(fs, f"{path}/metadata", os.path.join(local_table, "metadata"))
-        if not metadata_only:
-            for entry in fs.get_file_info(pafs.FileSelector(path, recursive=False)):
-                name = entry.path.rsplit("/", 1)[-1]
-                if name == "metadata":
-                    continue
-                target = os.path.join(local_table, name)
-                if entry.type == pafs.FileType.Directory:
-                    _copy(fs, entry.path, target)
-                elif entry.type == pafs.FileType.File:
-                    pafs.copy_files(entry.path, target, source_filesystem=fs,
-                                    destination_filesystem=pafs.LocalFileSystem())
+        # metadata files (JSON) wait: a check reads the current one and those its metadata-log
+        # names, and a table keeps many more (every commit writes one)
+        meta = f"{path}/metadata/"
+        listed = [i.path[len(meta):] for i in files if i.path.startswith(meta) and "/" not in i.path[len(meta):]]
+        json_names = [n for n in listed if ".metadata.json" in n]
+        held = set(json_names) if all(map(has_version, json_names)) else set()
+        os.makedirs(os.path.join(local_table, "metadata"))
+        _copy(fs, [i for i in files if not (i.path.startswith(meta) and i.path[len(meta):] in held)], path, local_table)
         if named_file is not None:
             current = Current(os.path.join(local_table, "metadata", named_file), "named directly")
         else:
-            found = current_metadata(local_table)
+            found = current_metadata(local_table, listed)
             if found is None:
                 raise StoreError(f"no Iceberg table at {uri} (its metadata/ holds no metadata file)")
             current = found
+        for step in range(2 if held else 0):  # the current file, then the files its metadata-log names
+            name = os.path.basename(current.path)
+            wanted = {name} & held if step == 0 else _logged_names(current.path, held) - {name}
+            _copy(fs, [i for i in files if i.path.startswith(meta) and i.path[len(meta):] in wanted], path,
+                  local_table)
     except OSError as e:
         shutil.rmtree(directory, ignore_errors=True)
         raise StoreError(f"{uri}: reading the table from the store failed ({e})") from e
@@ -215,12 +217,56 @@ def reading_from(spooled: Spooled, fn: Callable[[T], R]) -> Callable[[T], R]:
     return run
 
 
-def _copy(fs: Any, source: str, target: str) -> None:
-    import pyarrow.fs as pafs
+def _logged_names(current: str, held: set[str]) -> set[str]:
+    """Of the ``held`` metadata file names, those the ``metadata-log`` of the local metadata file
+    ``current`` names (by file name; every held one when it does not read as JSON: the check
+    then reports why, with every file there as listed)."""
+    import gzip
+    import json
 
-    os.makedirs(target, exist_ok=True)
-    pafs.copy_files(source, target, source_filesystem=fs, destination_filesystem=pafs.LocalFileSystem(),
-                    use_threads=True)
+    try:
+        with open(current, "rb") as f:
+            raw = f.read()
+        doc = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+    except (OSError, EOFError, ValueError, RecursionError):
+        return set(held)
+    log = doc.get("metadata-log") if isinstance(doc, dict) else None
+    if not isinstance(log, list):
+        return set()
+    return {str(e.get("metadata-file", "")).rsplit("/", 1)[-1] for e in log if isinstance(e, dict)} & held
+
+
+#: files fetched at once from a store (each its own request)
+COPY_THREADS = 16
+
+
+def _copy(fs: Any, files: list[Any], source: str, target: str) -> None:
+    """The listed ``files`` (under ``source``) into ``target`` at the same relative paths,
+    :data:`COPY_THREADS` at a time. A name that would land outside ``target`` (a key holding
+    ``..``) is refused."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    root = os.path.realpath(target)
+    jobs = []
+    for info in files:
+        rel = info.path[len(source) + 1:] if info.path.startswith(source + "/") else ""
+        local = os.path.normpath(os.path.join(root, rel))
+        if not rel or os.path.isabs(rel) or not local.startswith(root + os.sep):
+            raise StoreError(f"{info.path}: a name that is not a path under {source}; nothing is copied")
+        jobs.append((info.path, local))
+    for d in sorted({os.path.dirname(local) for _, local in jobs}):
+        os.makedirs(d, exist_ok=True)
+
+    def fetch(job: tuple[str, str]) -> None:
+        with fs.open_input_stream(job[0]) as src, open(job[1], "xb") as out:
+            while chunk := src.read(1 << 20):
+                out.write(chunk)
+    pool = ThreadPoolExecutor(max_workers=COPY_THREADS)
+    try:
+        for _ in pool.map(fetch, jobs):
+            pass
+    finally:  # the first failure ends the copy: the files not yet begun are not fetched
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def remove(spooled: Spooled) -> None:

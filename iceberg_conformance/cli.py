@@ -52,25 +52,22 @@ import textwrap
 import time
 from importlib.metadata import PackageNotFoundError, version as installed_version
 from pathlib import Path
-from typing import Any, Callable, NoReturn, Sequence
+from typing import Any, Callable, NoReturn, Sequence, TYPE_CHECKING
 
 import iceberg_conformance.suites
 from iceberg_conformance import bugs
 from iceberg_conformance.checker.find import parse_relocate
 from iceberg_conformance.checker.sources import check_source, resolve_all, Source, SourceError
-from iceberg_conformance.checker.damage import (
-    AREAS, DAMAGES, Damage, recall_by_area, render as render_damage, self_test, write_damaged,
-)
 from iceberg_conformance.checker.plan import Unit
 from iceberg_conformance.checker.report import render_text, to_json
 from iceberg_conformance.reference.rules import LEVELS, Rule, catalogue, spec_revision
-from iceberg_conformance.statements import coverage
-from iceberg_conformance.suites.golden import filters as golden_filters
-from iceberg_conformance.suites.golden import projections as golden_projections
-from iceberg_conformance.suites.golden.registry import GOLDEN_ENV
-from iceberg_conformance.suites.targets import BUILTIN, DEFAULT_TARGET, EXTRAS, NEEDS
-from iceberg_conformance.vectors.archive import build_archive, export_tree
 from iceberg_conformance.vectors.cases import case_files, load_file, vectors_root, vectors_version
+
+if TYPE_CHECKING:
+    from iceberg_conformance.checker.damage import Damage
+
+# the damage cases, the suites' golden tables and targets, the spec coverage and the archive are
+# imported by the commands that use them: ``check`` starts without them (a third of its imports)
 
 #: the suites' own directory: the repository's suites/ in a checkout, the installed package otherwise
 SUITES = Path(iceberg_conformance.suites.__file__).resolve().parent
@@ -87,6 +84,7 @@ UNREADABLE = ("metadata.json-syntax", "metadata.file-unreadable", "metadata.file
 # --- run --------------------------------------------------------------------------------------
 
 def _run(args: argparse.Namespace, passthrough: list[str]) -> int:
+    from iceberg_conformance.statements import coverage
     import pytest  # the suites' runner: imported when the suites run, not for every command
 
     report = Path(args.report).resolve()
@@ -309,6 +307,9 @@ def _say_stage(msg: str) -> None:
 # --- damage -----------------------------------------------------------------------------------
 
 def _damage(args: argparse.Namespace, passthrough: list[str]) -> int:
+    from iceberg_conformance.checker.damage import (
+        DAMAGES, recall_by_area, render as render_damage, self_test, write_damaged,
+    )
     if args.list:
         for d in DAMAGES:
             print(f"{d.name:<40} {d.area:<14} {d.description}" + (f" [rule {d.rule}]" if d.name != d.rule else ""))
@@ -350,6 +351,7 @@ def caught_traps() -> set[str]:
     matrix, the scan suite, the golden-table readers and Iceberg Java's row-lineage reads
     (``<table> > java``) list (each is a strict expectation: the suites fail when the engine stops
     failing so)."""
+    from iceberg_conformance.suites.golden import filters as golden_filters
     from iceberg_conformance.suites.golden.registry import REGISTRY
     from iceberg_conformance.suites.harness import consumer_matrix, known
     from iceberg_conformance.suites.engines import registry as engines
@@ -429,6 +431,9 @@ def caught_oplogs() -> set[str]:
 
 def bug_reproductions() -> list[tuple[dict[str, Any], bugs.Reproduction]]:
     """Every record of the bug corpus with what the kit has for it today."""
+    from iceberg_conformance.checker.damage import DAMAGES
+    from iceberg_conformance.suites.golden import filters as golden_filters
+    from iceberg_conformance.suites.golden import projections as golden_projections
     from iceberg_conformance.suites.golden.registry import REGISTRY
     from iceberg_conformance.suites.writers import oplogs
 
@@ -490,6 +495,7 @@ def _rule_in_full(rule: Rule, damage_cases: list[Damage]) -> list[str]:
 
 
 def _rules(args: argparse.Namespace, passthrough: list[str]) -> int:
+    from iceberg_conformance.checker.damage import DAMAGES
     damaged = {d.rule for d in DAMAGES}
     known = catalogue()
     unknown = [i for i in args.ids if i not in known]
@@ -520,6 +526,7 @@ def _rules(args: argparse.Namespace, passthrough: list[str]) -> int:
 
 
 def _coverage(args: argparse.Namespace, passthrough: list[str]) -> int:
+    from iceberg_conformance.statements import coverage
     rep = coverage.collect()
     if args.json:
         print(json.dumps(rep, indent=2, ensure_ascii=False))
@@ -540,6 +547,8 @@ def _harness_check(args: argparse.Namespace, passthrough: list[str]) -> int:
 
 
 def _export(args: argparse.Namespace, passthrough: list[str]) -> int:
+    from iceberg_conformance.suites.golden.registry import GOLDEN_ENV
+    from iceberg_conformance.vectors.archive import build_archive, export_tree
     if args.archive:
         golden_dir = args.golden or os.environ.get(GOLDEN_ENV)
         golden = Path(golden_dir).resolve() if golden_dir else None
@@ -590,6 +599,7 @@ def kit_version() -> str:
 
 def _run_epilog() -> str:
     """``run --help``'s closing text: the built-in targets and how arguments reach pytest."""
+    from iceberg_conformance.suites.targets import BUILTIN, DEFAULT_TARGET, EXTRAS, NEEDS
     width = max(len(n) for n in BUILTIN) + 2
     targets = [f"  {name:<{width}}" + (f"needs pip install 'iceberg-conformance[{EXTRAS[name]}]'" if name in EXTRAS
                                         else "installed with the kit")
@@ -610,13 +620,8 @@ def _described(text: str) -> str:
     return textwrap.fill(text, 78)
 
 
-def parser() -> argparse.ArgumentParser:
-    """The kit's one argument parser."""
-    top = argparse.ArgumentParser(prog="iceberg-conformance", description="A conformance kit for Apache Iceberg: run the "
-                                  "suites against an implementation, check tables on disk, list the rules, export the "
-                                  "vectors.")
-    top.add_argument("--version", action="version", version=kit_version())
-    sub = top.add_subparsers(dest="command", required=True)
+def _add_run_parser(sub: Any) -> None:
+    """The ``run`` command's arguments."""
     run = sub.add_parser("run", help="run the suites against targets and write the matrix report",
                          formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False,
                          usage="%(prog)s [-h] [--target NAME] [--report DIR] [--spark]\n"
@@ -632,11 +637,27 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--report", default="report", metavar="DIR", help="report directory (default: report/)")
     run.add_argument("--spark", action="store_true", help="also run the Spark lane (golden tables)")
     run.set_defaults(func=_run)
+
+
+def parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The kit's one argument parser (``only="check"``: the check command alone, which needs
+    none of the other commands' modules)."""
+    top = argparse.ArgumentParser(prog="iceberg-conformance", description="A conformance kit for Apache Iceberg: run the "
+                                  "suites against an implementation, check tables on disk, list the rules, export the "
+                                  "vectors.")
+    top.add_argument("--version", action="version", version=kit_version())
+    sub = top.add_subparsers(dest="command", required=True)
+    if only is None:
+        _add_run_parser(sub)
     check = sub.add_parser("check", help="check Iceberg tables on disk against the spec",
                            description="Check Iceberg tables (metadata, manifests, data and delete files) against "
                                        "the spec.")
     _add_check_arguments(check)
     check.set_defaults(func=_check)
+    if only == "check":
+        return top
+    from iceberg_conformance.checker.damage import AREAS
+    from iceberg_conformance.suites.golden.registry import GOLDEN_ENV
     rules = sub.add_parser("rules", help="list every rule: id, severity, level, spec section and sentence",
                            description="List the rules the checker reports (id, severity, normative level, spec "
                                        "section and sentence, whether a damage case breaks it), or, given ids, those "
@@ -733,7 +754,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_in[:1] == ["run"] and "--" in args_in:  # everything after -- goes to pytest
         i = args_in.index("--")
         args_in, passthrough = args_in[:i], args_in[i + 1:]
-    top = parser()
+    top = parser("check" if args_in[:1] == ["check"] else None)
     try:
         args, unknown = top.parse_known_args(args_in)
         if unknown and args.command != "run":

@@ -382,7 +382,7 @@ def test_a_copy_that_fails_midway_leaves_nothing_behind(table: str, tmp_path: Pa
     monkeypatch.setattr(tempfile, "tempdir", str(spools))
     calls: list[str] = []
 
-    def copy_then_fail(fs: object, source: str, target: str) -> None:
+    def copy_then_fail(fs: object, files: object, source: str, target: str) -> None:
         calls.append(source)
         raise OSError("the connection was reset")
 

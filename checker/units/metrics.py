@@ -54,6 +54,9 @@ class ColumnStats:
     #: the distinct values of each chunk the partition is judged from, as Arrow arrays with the
     #: column's type (:attr:`partition_values` turns them into Python values when asked)
     partition_chunks: list[tuple[IcebergType, Any]] = field(default_factory=list)
+    #: False when :func:`accumulate` kept only the least and greatest value of each integer chunk
+    #: (``want_partition="ends"``): :attr:`partition_values` then holds those ends, not every value
+    partition_complete: bool = True
     #: signs (-1.0, 1.0) of the float zeros the column holds (-0.0 precedes +0.0 in bounds)
     zero_signs: set[float] = field(default_factory=set)
     #: geometry/geography: (min, max) of the x, y, z and m of every vertex (NaN skipped; None
@@ -113,8 +116,11 @@ def _is_float(t: IcebergType) -> bool:
     return isinstance(t, (FloatType, DoubleType))
 
 
-def accumulate(stats: ColumnStats, t: IcebergType, arr: Any, *, want_partition: bool) -> None:
-    """Add one chunk of column values to ``stats``."""
+def accumulate(stats: ColumnStats, t: IcebergType, arr: Any, *, want_partition: bool | str) -> None:
+    """Add one chunk of column values to ``stats``. ``want_partition``: keep the chunk's
+    distinct values for the partition check; ``"ends"``: of an integer chunk only its least and
+    greatest value and whether it holds a null (enough for a transform that never decreases,
+    :meth:`ColumnStats.partition_int_range`), one ``min_max`` instead of a hash of every value."""
     arr = comparable(t, arr)
     stats.count += len(arr)
     stats.nulls += arr.null_count
@@ -129,7 +135,12 @@ def accumulate(stats: ColumnStats, t: IcebergType, arr: Any, *, want_partition: 
         if len(zeros):  # 1/-0.0 is -inf, 1/+0.0 is +inf
             inv = pc.divide(pa.scalar(1.0, pa.float64()), zeros.cast(pa.float64())).to_pylist()
             stats.zero_signs.update(math.copysign(1.0, x) for x in set(inv))
-    if want_partition:
+    if want_partition == "ends" and pa.types.is_integer(arr.type):
+        stats.partition_complete = False
+        ends = pc.min_max(arr) if len(arr) > arr.null_count else None
+        stats.partition_chunks.append((t, pa.array(([] if ends is None else [ends["min"].as_py(), ends["max"].as_py()])
+                                                   + ([None] if arr.null_count else []), arr.type)))
+    elif want_partition:
         stats.partition_chunks.append((t, pc.unique(arr)))
     if len(values) == 0 or pa.types.is_null(values.type):
         return
