@@ -100,6 +100,14 @@ def test_a_store_table_is_fetched_many_files_at_once(tmp_path: Path, monkeypatch
             return self.fs.get_file_info(selector)
 
         def open_input_stream(self, path: str) -> Any:
+            self._count(path)
+            return self.fs.open_input_stream(path)
+
+        def open_input_file(self, path: str) -> Any:
+            self._count(path)
+            return self.fs.open_input_file(path)
+
+        def _count(self, path: str) -> None:
             top = os.path.relpath(path, root).split(os.sep)[0]
             with lock:
                 state["now"] += 1
@@ -112,10 +120,6 @@ def test_a_store_table_is_fetched_many_files_at_once(tmp_path: Path, monkeypatch
             with lock:
                 state["now"] -= 1
                 flying.remove(top)
-            return self.fs.open_input_stream(path)
-
-        def open_input_file(self, path: str) -> Any:
-            return self.open_input_stream(path)
 
         def _refused(self, *args: Any) -> Any:
             raise NotImplementedError("the copy only reads")
