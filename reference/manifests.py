@@ -41,6 +41,7 @@ from .avro import (
 )
 from .errors import SpecViolation
 from .findings import Finding
+from .metadata import fully_qualified
 from .types import (
     BinaryType, BooleanType, DateType, DecimalType, DoubleType, FloatType, GeographyType, GeometryType, IcebergType,
     IntegerType, ListType, LongType, MapType, NestedField, StringType, StructType, TimestampNanoType, TimestampType,
@@ -1010,6 +1011,11 @@ def _check_entries(entries: list[dict[str, Any]], version: int, meta: dict[str, 
                     out.append(_finding("manifests.sequence-number-explicit",
                                         f"{STATUS[status]} entry has null {key}; only ADDED entries inherit",
                                         CLAUSE_SEQ, path, loc))
+        fp = df.get("file_path")
+        if isinstance(fp, str) and not fully_qualified(fp):
+            out.append(_finding("manifests.file-path-relative", f"{fp!r} is a relative path; before v4 every path field "
+                                "holds a fully-qualified path (a URI with a scheme, or an absolute path)",
+                                "Paths in Metadata", path, f"{loc} data_file/file_path"))
         c = df.get("content", 0)
         if version == 2 and c == 1 and str(df.get("file_format", "")).lower() == "puffin":
             out.append(_finding("manifests.content-version", "a v2 manifest lists a Puffin position delete file; "

@@ -50,3 +50,49 @@ def test_a_table_pyiceberg_writes_under_a_relative_file_uri_warehouse_is_reporte
     found = [f for f in check_table(metadata).findings if f.rule == "metadata.relative-path"]
     assert {f.location for f in found} >= {"/location", "/snapshots/0/manifest-list"}
     assert all(f.severity == "error" for f in found)
+
+
+def _damaged(tmp_path: Path, rule: str, version: int = 2) -> tuple[Path, str]:
+    from iceberg_conformance.checker.damage.selftest import write_damaged
+    from iceberg_conformance.reference.writer import write_table
+
+    table = tmp_path / "t"
+    md = write_table(str(table), version)
+    _paths, copies, _skipped = write_damaged(md, str(tmp_path / "out"), rules=[rule])
+    assert copies, f"no damaged copy for {rule}"
+    return table, copies[0].metadata
+
+
+@pytest.mark.parametrize("metadata_only", [False, True])
+def test_a_relative_data_file_path_is_reported_with_or_without_the_data(tmp_path: Path, metadata_only: bool) -> None:
+    """The rule judges a manifest field, so a metadata-only check (no content-file units) reports it too."""
+    _table, damaged = _damaged(tmp_path, "manifests.file-path-relative")
+    report = check_table(damaged, metadata_only=metadata_only, allowed_roots=[str(tmp_path)])
+    assert "manifests.file-path-relative" in {f.rule for f in report.findings}
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_relative_manifest_path_is_reported_whatever_the_working_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int) -> None:
+    """Run from the table's own location the relative manifest_path names a readable manifest (the
+    original's): the record is still no fully-qualified path. One snapshot only, so no other
+    snapshot's unit reports the record in its stead."""
+    from iceberg_conformance.checker.damage.selftest import write_damaged
+    from iceberg_conformance.reference.writer import write_table
+
+    table = tmp_path / "t"
+    _paths, copies, _skipped = write_damaged(write_table(str(table), version), str(tmp_path / "out"),
+                                             rules=["snapshot.manifest-path-relative"])
+    damaged = copies[0].metadata
+    doc = json.loads(Path(damaged).read_text())
+    sid = int(copies[0].where.split()[1].rstrip(":"))   # "snapshot <id>: manifests[i]..."
+    doc["snapshots"] = [s for s in doc["snapshots"] if s["snapshot-id"] == sid]
+    doc["snapshot-log"] = [e for e in doc.get("snapshot-log", []) if e["snapshot-id"] == sid]
+    doc["current-snapshot-id"] = sid
+    if "refs" in doc:
+        doc["refs"] = {"main": {"snapshot-id": sid, "type": "branch"}}
+    Path(damaged).write_text(json.dumps(doc))
+    for cwd in (tmp_path, table):
+        monkeypatch.chdir(cwd)
+        report = check_table(damaged, metadata_only=True, workers=1, allowed_roots=[str(tmp_path)])
+        assert "snapshot.manifest-path-relative" in {f.rule for f in report.findings}, cwd

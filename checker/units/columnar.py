@@ -223,11 +223,22 @@ def _none(bad: Any) -> None:
         raise _Unsure
 
 
+def _fully_qualified(paths: Any) -> Any:
+    """``reference.metadata.fully_qualified`` over a column (true: the path is one): absolute, a
+    URI of another scheme than ``file``, or a ``file:`` URI of an absolute path."""
+    def like(pattern: str) -> Any:
+        return pc.match_substring_regex(paths, pattern)
+    other_scheme = pc.and_(like(r"^[A-Za-z][A-Za-z0-9+.\-]*:"), pc.invert(like(r"^(?i)file:")))
+    file_absolute = pc.and_(like(r"^(?i)file:/"), pc.invert(like(r"^(?i)file://\.\.?(/|$)")))
+    return np.asarray(pc.or_(pc.or_(like(r"^[/\\]"), other_scheme), file_absolute).fill_null(False))
+
+
 def _entries(frame: _Frame, version: int, content_header: str) -> None:
     """Every rule ``read_manifest`` checks of one entry on its own."""
     paths = frame.strings("file_path")
     if paths is None or paths.null_count:
         raise _Unsure
+    _none(~_fully_qualified(paths))
     frame.strings("referenced_data_file")
     status, status_ok = frame.ints("status")
     c = frame.content()

@@ -53,7 +53,7 @@ from iceberg_conformance.reference.arrow import arrow_matches, avro_table, field
 from iceberg_conformance.reference.binary import bound_from_bytes
 from iceberg_conformance.reference.errors import SpecViolation
 from iceberg_conformance.reference.findings import Finding
-from iceberg_conformance.reference.metadata import fully_qualified, spec_by_id
+from iceberg_conformance.reference.metadata import spec_by_id
 from iceberg_conformance.reference.safeio import open_regular
 from iceberg_conformance.reference.schema import walk
 from iceberg_conformance.reference.transforms import (
@@ -645,22 +645,6 @@ def _bad_chunk(pf: Any, rg: int, columns: list[str]) -> str:
     return f"row group {rg}"
 
 
-def _relative_paths(run: CheckRun, unit: Unit) -> list[Finding]:
-    """``manifests.file-path-relative``: a ``data_file.file_path`` that is neither a URI with a
-    scheme nor an absolute path (one finding per manifest entry recording it)."""
-    out = []
-    for rec in unit.context.get("records") or []:
-        path = str(rec.get("path", unit.path))
-        if fully_qualified(path):
-            continue
-        manifest = str(rec.get("manifest", unit.table))
-        out.append(Finding("manifests.file-path-relative", f"{path!r} is a relative path; before v4 every path field "
-                           "holds a fully-qualified path (a URI with a scheme, or an absolute path)",
-                           "Paths in Metadata", run.local(manifest) or manifest,
-                           f"entries[{rec.get('index', '?')}] data_file/file_path"))
-    return out
-
-
 def check_content_file(run: CheckRun, unit: Unit) -> list[Finding]:
     """A content file, checked against every distinct ``data_file`` record describing it."""
     doc = run.doc
@@ -679,7 +663,6 @@ def check_content_file(run: CheckRun, unit: Unit) -> list[Finding]:
             out.append(Finding(rule, f"{describe_key(unit.path)}: its {what} differ between the entries that list "
                                f"it: {shown}", clause, run.local(str(first[0])) or str(first[0]),
                                f"entries[{first[1]}]"))
-    out += _relative_paths(run, unit)
     local = run.local(unit.path)
     if local is not None and run.outside(local):
         first_rec = (unit.context.get("records") or [{}])[0]

@@ -206,14 +206,17 @@ def _quiet_totals(run: CheckRun, mfs: list[dict[str, Any]], sid: Any, snap_seq: 
 
 def _record_facts(run: CheckRun, mf: dict[str, Any], spec_ids: set[int]
                   ) -> tuple[str, int | None, Any, tuple[int, ...], bool] | None:
-    """Of a manifest-list record that gives no finding by itself (its spec id is the table's,
-    its manifest is readable with the listed length, and its manifest's live digest has no
+    """Of a manifest-list record that gives no finding by itself (its spec id is the table's, its
+    manifest_path fully qualified, its manifest is readable with the listed length, and its manifest's live digest has no
     deletion vector and no content key live in another manifest of the run): its manifest's
     local path, its sequence number (None: not an integer), ``added_snapshot_id``, the live
     files' totals (in :data:`TOTALS` order) and whether the manifest was read to its end. None
     for any other record."""
     sp = mf.get("partition_spec_id")
     if isinstance(sp, int) and spec_ids and sp not in spec_ids:
+        return None
+    listed = mf.get("manifest_path")
+    if not isinstance(listed, str) or not fully_qualified(listed):  # a finding of its own (whatever it resolves to)
         return None
     local, _readable, in_place = run.listed(mf)
     d = run.digests.get(local) if local is not None and in_place else None
