@@ -323,3 +323,30 @@ def test_an_engine_that_cannot_express_a_remainder_filter_is_never_judged() -> N
     assert lib.outcome == UNSUPPORTED
     duck = judge_case(ENGINES["duckdb"], schema, truth, MOD, SnapshotRead(base=truth), _case(pushed=[], memory=truth[:1]), "s")
     assert duck.outcome == JUDGED and duck.problem is not None, "a pruned matching row is wrong rows"
+
+
+@pytest.mark.parametrize("api", ["polars", "daft", "duckdb"])
+def test_a_remainder_filter_means_the_same_in_every_engine_on_negative_values(api: str) -> None:
+    """The kit's remainder has the sign of the value (-7 % 8 is -7); Polars' own ``%`` floors
+    (-7 % 8 is 1), so its translation corrects for it; Daft's and SQL's truncate."""
+    if importlib.util.find_spec(api) is None:
+        pytest.skip(f"{api} is not installed (the consumers extra)")
+    schema = {"type": "struct", "fields": [{"id": 1, "name": "id", "required": False, "type": "long"}]}
+    rows = [{"id": i} for i in (-17, -9, -8, -7, -1, 0, 1, 7, 9, 15)] + [{"id": None}]
+    for f in (MOD, dict(MOD, right=-1), dict(MOD, op="lt", right=0), dict(MOD, op="gt-eq", right=1),
+              dict(MOD, op="not-eq", right=-7)):
+        want = sorted(r["id"] for r in expected_rows(schema, rows, f) or [])
+        values = [r["id"] for r in rows]
+        if api == "polars":
+            import polars as pl
+            got = pl.DataFrame({"id": values}, schema={"id": pl.Int64}).filter(query.polars(schema, f))["id"].to_list()
+        elif api == "daft":
+            import daft
+            got = daft.from_pydict({"id": values}).where(query.daft(schema, f)).to_pydict()["id"]
+        else:
+            import duckdb
+            con = duckdb.connect()
+            con.execute("CREATE TABLE t (id BIGINT)")
+            con.executemany("INSERT INTO t VALUES (?)", [[v] for v in values])
+            got = [r[0] for r in con.execute(f"SELECT id FROM t WHERE {query.sql(schema, f, 'duckdb')}").fetchall()]
+        assert sorted(got) == want, f

@@ -335,6 +335,10 @@ class Frame:
     def starts_with(self, col: Any, prefix: str) -> Any:
         return getattr(col, self.methods["starts-with"])(prefix)
 
+    def remainder(self, col: Any, k: int) -> Any:
+        """``col % k`` truncated toward zero (the kit's remainder: the sign of ``col``), for ``k > 0``."""
+        return col % k
+
 
 _COMPARE: dict[str, Callable[[Any, Any], Any]] = {
     "lt": lambda a, b: a < b, "lt-eq": lambda a, b: a <= b, "gt": lambda a, b: a > b,
@@ -350,7 +354,7 @@ def dataframe(schema: dict[str, Any], expr: Any, api: Frame) -> Any:
         col = api.col(path)
         if is_modulo(e):
             _path, k, op, c = _modulo_column(schema, e)
-            return _COMPARE[op](col % k, api.lit(t, c))
+            return _COMPARE[op](api.remainder(col, k), api.lit(t, c))
         if kind in ("is-null", "not-null"):
             return getattr(col, api.methods[kind])()
         if kind in ("is-nan", "not-nan"):
@@ -380,6 +384,11 @@ class PolarsFrame(Frame):
         import polars as pl
 
         self.pl = pl
+
+    def remainder(self, col: Any, k: int) -> Any:
+        # Polars' % floors (the sign of k): a negative value's nonzero remainder is k more than the kit's
+        floored = col % k
+        return floored - self.pl.when((col < 0) & (floored != 0)).then(k).otherwise(0)
 
     def dtype(self, t: Any) -> Any:
         pl = self.pl
