@@ -200,4 +200,27 @@ def test_a_malformed_shredded_column_is_unreadable_for_that_column_only(tmp_path
     rules = {(f.rule, f.location.rsplit(" ", 1)[-1] if f.rule == "data.unreadable" else "") for f in found}
     assert ("data.unreadable", "2") in rules
     assert not [f for f in found if f.rule == "checker.internal-error"]
-    assert [f for f in found if f.rule in ("data.lower-bound", "manifests.bounds-order")]
+    assert [f for f in found if f.rule == "data.lower-bound" and f.location.endswith("lower_bounds/1")]
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize("hostile", [_fan_out(4), _nested(2000)], ids=["fan-out", "deep"])
+def test_a_table_with_a_hostile_variant_bound_keeps_the_manifest_findings(tmp_path: Path, hostile: bytes) -> None:
+    from iceberg_conformance.checker.check import check_table
+    from iceberg_conformance.checker.damage.overlay import Overlay
+    from iceberg_conformance.suites.golden.small_tables import write_variant_table
+
+    o = Overlay(write_variant_table(tmp_path / "src"))
+    (mpath, _i, entry), = [e for e in o.entries() if e[2]["data_file"].get("content", 0) == 0]
+    for item in entry["data_file"]["upper_bounds"]:
+        if item["key"] == 2:
+            item["value"] = _bound(hostile)
+    for item in entry["data_file"]["lower_bounds"]:
+        if item["key"] == 1:
+            item["value"] = (1 << 40).to_bytes(8, "little")
+    o.touch_manifest(mpath)
+    found = check_table(o.write(str(tmp_path / "damaged"))).findings
+    assert not [f for f in found if f.rule == "checker.internal-error"]
+    decode = [f for f in found if f.rule == "manifests.bound-decode"]
+    assert [f.location for f in decode] == ["entries[0].upper_bounds[2]"] and "column 2" in decode[0].message
+    assert [f for f in found if f.rule == "manifests.bounds-order" and "column 1" in f.message]
