@@ -41,8 +41,10 @@ from decimal import Decimal
 from typing import Any, Union
 
 from .errors import SpecViolation
+from .metadata import MAX_DEPTH
 
 CLAUSE_ENCODING = "Parquet VariantEncoding.md"
+CLAUSE_SHREDDING = "Parquet VariantShredding.md"
 CLAUSE_BOUNDS = "Appendix D: Single-value serialization / Bound serialization (variant)"
 
 #: primitive type id -> physical type name ("Variant primitive types")
@@ -76,9 +78,12 @@ def _bad(message: str, clause: str = CLAUSE_ENCODING) -> SpecViolation:
     return SpecViolation("variant.encoding", message, clause=clause)
 
 
-def _uint(data: bytes, pos: int, size: int) -> int:
-    if pos + size > len(data):
-        raise _bad(f"needs {size} byte(s) at offset {pos}, the value has {len(data)}")
+def _uint(data: bytes, pos: int, size: int, limit: int | None = None) -> int:
+    """The unsigned little-endian ``size``-byte integer at ``pos``; it must end by ``limit``
+    (default: the end of ``data``)."""
+    end = len(data) if limit is None else limit
+    if pos + size > end:
+        raise _bad(f"needs {size} byte(s) at offset {pos}, the value has {end}")
     return int.from_bytes(data[pos:pos + size], "little")
 
 
@@ -128,45 +133,71 @@ def encode_metadata(keys: list[str]) -> bytes:
 
 # --- values -----------------------------------------------------------------------------------
 
-def decode_value(keys: list[str], data: bytes, pos: int = 0) -> tuple[Variant, int]:
-    """The value encoded at ``data[pos:]`` (object keys from the metadata dictionary ``keys``)
-    and the offset one past its last byte."""
-    if pos >= len(data):
+def decode_value(keys: list[str], data: bytes, pos: int = 0, limit: int | None = None,
+                 depth: int = 0) -> tuple[Variant, int]:
+    """The value encoded at ``data[pos:limit]`` (object keys from the metadata dictionary ``keys``)
+    and the offset one past its last byte.
+
+    The layout is held to what the encoding states, so that each byte is read once: an array's or
+    object's ``field_offset`` values point into its own fields ("the i-th ``value`` starts" at the
+    i-th offset; "The last entry is the offset that is one byte past the last field (i.e. the total
+    size of all fields in bytes)", ``fields: <value>*``), so the values, taken in the order of their
+    offsets, follow one another without gap or overlap and each ends where the next starts; an
+    array's values are in its order, so its offsets increase. An object's values may be in any
+    order ("the actual ``value`` entries do not need to be in any particular order"). Containers
+    nest at most :data:`MAX_DEPTH` deep."""
+    limit = len(data) if limit is None else limit
+    if pos >= limit:
         raise _bad(f"no value at offset {pos}")
     head = data[pos]
     basic, vh = head & 0x3, head >> 2
     if basic == 1:  # short string
         end = pos + 1 + vh
-        if end > len(data):
+        if end > limit:
             raise _bad(f"a short string of {vh} bytes at offset {pos} runs past the value")
         return Primitive("string", _utf8(data[pos + 1:end])), end
     if basic == 0:
-        return _decode_primitive(vh, data, pos)
+        return _decode_primitive(vh, data, pos, limit)
+    kind = "object" if basic == 2 else "array"
+    if depth >= MAX_DEPTH:
+        raise _bad(f"an {kind} at offset {pos} is nested deeper than {MAX_DEPTH} levels")
     large = (vh >> (4 if basic == 2 else 2)) & 1
     offset_size = (vh & 0x3) + 1
     count_size = 4 if large else 1
-    count = _uint(data, pos + 1, count_size)
+    count = _uint(data, pos + 1, count_size, limit)
     cur = pos + 1 + count_size
-    ids: list[int] = []
-    if basic == 2:
-        id_size = ((vh >> 2) & 0x3) + 1
-        ids = [_uint(data, cur + id_size * i, id_size) for i in range(count)]
-        cur += id_size * count
+    id_size = ((vh >> 2) & 0x3) + 1 if basic == 2 else 0
+    first = cur + id_size * count + offset_size * (count + 1)
+    if first > limit:
+        raise _bad(f"an {kind} at offset {pos} of {count} elements runs past the value")
+    ids = [_uint(data, cur + id_size * i, id_size) for i in range(count)] if basic == 2 else []
+    cur += id_size * count
     offsets = [_uint(data, cur + offset_size * i, offset_size) for i in range(count + 1)]
-    first = cur + offset_size * (count + 1)
     end = first + offsets[-1]
-    if end > len(data):
-        raise _bad(f"an {'object' if basic == 2 else 'array'} at offset {pos} runs past the value")
-    items: list[Variant] = []
-    for off in offsets[:-1]:
-        item, item_end = decode_value(keys, data[:end], first + off)
-        items.append(item)
+    if end > limit:
+        raise _bad(f"an {kind} at offset {pos} runs past the value")
+    # the values in the order of their offsets, each with the offset where the next starts
+    order = sorted(range(count), key=lambda i: offsets[i]) if basic == 2 else list(range(count))
+    starts = [offsets[i] for i in order] + [offsets[-1]]
+    if basic == 3 and any(b <= a for a, b in zip(offsets, offsets[1:])):
+        raise _bad(f"the field_offset values of an array at offset {pos} do not increase: {offsets[:8]}")
+    if starts[0] != 0 or any(b <= a for a, b in zip(starts, starts[1:])):
+        raise _bad(f"the field_offset values of an {kind} at offset {pos} do not delimit {count} values "
+                   f"in its {offsets[-1]} bytes of fields: {offsets[:8]}")
+    for fid in ids:
+        if fid >= len(keys):
+            raise _bad(f"field id {fid} is not in the metadata dictionary of {len(keys)} strings")
+    items: list[Variant] = [NULL] * count
+    for n, i in enumerate(order):
+        start, stop = first + starts[n], first + starts[n + 1]
+        items[i], item_end = decode_value(keys, data, start, stop, depth + 1)
+        if item_end != stop:
+            raise _bad(f"value {i} of an {kind} at offset {pos} ends at byte {item_end}, "
+                       f"its field_offset values give {stop}")
     if basic == 3:
         return items, end
     obj: dict[str, Variant] = {}
     for fid, item in zip(ids, items):
-        if fid >= len(keys):
-            raise _bad(f"field id {fid} is not in the metadata dictionary of {len(keys)} strings")
         if keys[fid] in obj:
             raise _bad(f"field {keys[fid]!r} occurs twice in one object")
         obj[keys[fid]] = item
@@ -180,7 +211,7 @@ def _utf8(b: bytes) -> str:
         raise _bad(f"a string is not UTF-8: {e}") from None
 
 
-def _decode_primitive(type_id: int, data: bytes, pos: int) -> tuple[Primitive, int]:
+def _decode_primitive(type_id: int, data: bytes, pos: int, limit: int) -> tuple[Primitive, int]:
     name = PRIMITIVE_TYPES.get(type_id)
     body = pos + 1
     if name is None:
@@ -190,12 +221,12 @@ def _decode_primitive(type_id: int, data: bytes, pos: int) -> tuple[Primitive, i
     if name in _FIXED:
         fmt = _FIXED[name][1]
         n = struct.calcsize(fmt)
-        if body + n > len(data):
+        if body + n > limit:
             raise _bad(f"a {name} at offset {pos} needs {n} bytes")
         return Primitive(name, struct.unpack_from(fmt, data, body)[0]), body + n
     if name in _DECIMALS:
         n = _DECIMALS[name][1]
-        if body + 1 + n > len(data):
+        if body + 1 + n > limit:
             raise _bad(f"a {name} at offset {pos} needs {1 + n} bytes")
         scale = data[body]
         if scale > 38:
@@ -203,12 +234,12 @@ def _decode_primitive(type_id: int, data: bytes, pos: int) -> tuple[Primitive, i
         unscaled = int.from_bytes(data[body + 1:body + 1 + n], "little", signed=True)
         return Primitive(name, Decimal(unscaled).scaleb(-scale)), body + 1 + n
     if name == "uuid":
-        if body + 16 > len(data):
+        if body + 16 > limit:
             raise _bad(f"a uuid at offset {pos} needs 16 bytes")
         return Primitive(name, uuid.UUID(bytes=data[body:body + 16])), body + 16
-    length = _uint(data, body, 4)  # binary, string
+    length = _uint(data, body, 4, limit)  # binary, string
     end = body + 4 + length
-    if end > len(data):
+    if end > limit:
         raise _bad(f"a {name} of {length} bytes at offset {pos} runs past the value")
     raw = data[body + 4:end]
     return Primitive(name, _utf8(raw) if name == "string" else bytes(raw)), end
@@ -217,6 +248,11 @@ def _decode_primitive(type_id: int, data: bytes, pos: int) -> tuple[Primitive, i
 def decode(metadata: bytes, value: bytes) -> Variant:
     """The value of an encoded metadata and value; every byte of ``value`` must belong to it."""
     keys, _ = decode_metadata(metadata)
+    return _whole_value(keys, value)
+
+
+def _whole_value(keys: list[str], value: bytes) -> Variant:
+    """The value encoded in ``value``, every byte of which must belong to it."""
     v, end = decode_value(keys, value)
     if end != len(value):
         raise _bad(f"the value ends at byte {end} of {len(value)}")
@@ -497,10 +533,9 @@ def _variant_type_of(t: Any) -> str:
         return ("timestamp" if t.tz else "timestamp_ntz") + nanos
     if pa.types.is_time64(t):
         return "time"
-    if pa.types.is_fixed_size_binary(t) or getattr(t, "extension_name", "") == "arrow.uuid":
+    if getattr(t, "extension_name", "") == "arrow.uuid" or pa.types.is_fixed_size_binary(t) and t.byte_width == 16:
         return "uuid"
-    raise _bad(f"a shredded typed_value of Arrow type {t} has no Variant type",
-               "Parquet VariantShredding.md")
+    raise _bad(f"a shredded typed_value of Arrow type {t} has no Variant type", CLAUSE_SHREDDING)
 
 
 def _plain_type(t: Any) -> Any:
@@ -521,8 +556,34 @@ def _plain_type(t: Any) -> Any:
 def _primitive(t: Any, v: Any) -> Primitive:
     name = _variant_type_of(t)
     if name == "uuid" and not isinstance(v, uuid.UUID):
+        if len(bytes(v)) != 16:
+            raise _bad(f"a shredded uuid has {len(bytes(v))} bytes, not 16", CLAUSE_SHREDDING)
         v = uuid.UUID(bytes=bytes(v))
     return Primitive(name, v)
+
+
+def _is_binary(t: Any) -> bool:
+    import pyarrow as pa
+
+    return bool(pa.types.is_binary(t) or pa.types.is_large_binary(t))
+
+
+def _slot_type(t: Any, where: str) -> Any:
+    """The ``typed_value`` type (None: not shredded) of a shredded field or array element of Arrow
+    type ``t``, which must be a group of an optional binary ``value`` and an optional ``typed_value``
+    (VariantShredding.md: "Each shredded field in the ``typed_value`` group is represented as a
+    required group that contains optional ``value`` and ``typed_value`` fields"; so is each
+    element of a shredded array)."""
+    import pyarrow as pa
+
+    if not pa.types.is_struct(t):
+        raise _bad(f"{where} is of Arrow type {t}, not a group of value and typed_value", CLAUSE_SHREDDING)
+    names = [t.field(i).name for i in range(t.num_fields)]
+    if len(set(names)) != len(names):
+        raise _bad(f"{where} has fields {names}, a name twice", CLAUSE_SHREDDING)
+    if "value" in names and not _is_binary(t.field("value").type):
+        raise _bad(f"the value of {where} is of Arrow type {t.field('value').type}, not binary", CLAUSE_SHREDDING)
+    return t.field("typed_value").type if "typed_value" in names else None
 
 
 def _merge(keys: list[str], value: bytes | None, typed: Any, typed_type: Any) -> Variant | None:
@@ -535,44 +596,59 @@ def _merge(keys: list[str], value: bytes | None, typed: Any, typed_type: Any) ->
             obj: dict[str, Variant] = {}
             for i in range(typed_type.num_fields):
                 f = typed_type.field(i)
+                sub_t = _slot_type(f.type, f"shredded field {f.name!r}")
                 sub = typed.get(f.name) or {}
-                sub_t = f.type.field("typed_value").type if f.type.get_field_index("typed_value") >= 0 else None
                 got = _merge(keys, sub.get("value"), sub.get("typed_value"), sub_t)
                 if got is not None:
                     obj[f.name] = got
             if value is not None:
-                rest, _ = decode_value(keys, value)
+                rest = _whole_value(keys, value)
                 if not isinstance(rest, dict):
-                    raise _bad("a shredded object's value is not an object", "Parquet VariantShredding.md")
+                    raise _bad("a shredded object's value is not an object", CLAUSE_SHREDDING)
                 clash = set(rest) & set(obj)
                 if clash:
-                    raise _bad(f"field(s) {sorted(clash)} are both shredded and in value", "Parquet VariantShredding.md")
+                    raise _bad(f"field(s) {sorted(clash)} are both shredded and in value", CLAUSE_SHREDDING)
                 obj.update(rest)
             return obj
         if pa.types.is_list(typed_type) or pa.types.is_large_list(typed_type):
-            et = typed_type.value_type
-            sub_t = et.field("typed_value").type if et.get_field_index("typed_value") >= 0 else None
-            items = [_merge(keys, e.get("value"), e.get("typed_value"), sub_t) for e in typed]
+            sub_t = _slot_type(typed_type.value_type, "the element of a shredded array")
+            items: list[Variant | None] = []
+            for e in typed:
+                if e is None:
+                    raise _bad("an element of a shredded array is null (elements are required)", CLAUSE_SHREDDING)
+                items.append(_merge(keys, e.get("value"), e.get("typed_value"), sub_t))
             return [NULL if x is None else x for x in items]
         return _primitive(typed_type, typed)
     if value is not None:
-        return decode_value(keys, value)[0]
+        return _whole_value(keys, value)
     return None
 
 
 def unshred(arr: Any) -> list[Variant | None]:
-    """The values of an Arrow variant column (a struct of ``metadata``, ``value`` and an optional
-    shredded ``typed_value``); None for a null row. Raises :class:`SpecViolation` on a value that
-    does not decode."""
+    """The values of an Arrow variant column (a struct of a binary ``metadata``, a binary ``value``
+    and an optional shredded ``typed_value``); None for a null row. Raises :class:`SpecViolation`
+    on a column of another shape or a value that does not decode."""
     import pyarrow as pa
 
     t = arr.type
-    cols = dict(zip([t.field(i).name for i in range(t.num_fields)], arr.flatten()))
+    if not pa.types.is_struct(t):
+        raise _bad(f"a variant column is of Arrow type {t}, not a group", CLAUSE_SHREDDING)
+    names = [t.field(i).name for i in range(t.num_fields)]
+    if "metadata" not in names or not _is_binary(t.field("metadata").type):
+        raise _bad(f"a variant column has no binary metadata (its fields: {t})", CLAUSE_SHREDDING)
+    if "value" in names and not _is_binary(t.field("value").type):
+        raise _bad(f"the value of a variant column is of Arrow type {t.field('value').type}, not binary",
+                   CLAUSE_SHREDDING)
+    cols = dict(zip(names, arr.flatten()))
     n = len(arr)
     metas = cols["metadata"].to_pylist()
     values = cols["value"].to_pylist() if "value" in cols else [None] * n
     typed_t = t.field("typed_value").type if "typed_value" in cols else None
-    typed = cols["typed_value"].cast(_plain_type(typed_t)).to_pylist() if typed_t is not None else [None] * n
+    try:
+        typed = cols["typed_value"].cast(_plain_type(typed_t)).to_pylist() if typed_t is not None else [None] * n
+    except (pa.ArrowException, ValueError, TypeError) as e:
+        raise _bad(f"the typed_value of a variant column (Arrow type {typed_t}) does not read: {e}",
+                   CLAUSE_SHREDDING) from None
     valid = arr.is_valid().to_pylist() if arr.null_count else [True] * n
     out: list[Variant | None] = []
     for ok, meta, value, tv in zip(valid, metas, values, typed):
@@ -582,7 +658,6 @@ def unshred(arr: Any) -> list[Variant | None]:
         keys, _ = decode_metadata(meta)
         got = _merge(keys, value, tv, typed_t)
         out.append(NULL if got is None else got)
-    assert pa is not None
     return out
 
 
