@@ -721,9 +721,11 @@ def variant_bound_problems(lower: dict[str, Any], upper: dict[str, Any]) -> list
 def check_bounds(entries: list[dict[str, Any]], columns: dict[str, _Column], path: str) -> dict[int, list[Finding]]:
     """Lower and upper bounds of every entry, checked a column at a time: each decodes (values of
     a fixed-width type at full width in one ``struct`` call), no decimal bound has more bytes
-    than its value needs, no float bound is NaN, and no lower bound exceeds its upper bound.
+    than its value needs, no float bound is NaN, a variant bound's metadata keeps its
+    ``sorted_strings`` bit, and no lower bound exceeds its upper bound.
     Returns the findings by entry index (bounds of dropped columns are not checked)."""
     from .binary import is_minimal_decimal
+    from .variant import CLAUSE_SORTED_STRINGS, sorted_strings_problem
 
     found: dict[int, list[Finding]] = {}
 
@@ -776,6 +778,12 @@ def check_bounds(entries: list[dict[str, Any]], columns: dict[str, _Column], pat
                     add(i, _finding("manifests.bound-geo-point" if geo else "manifests.bound-decode",
                                     f"{which} bound of column {key} ({t}): {e.detail}",
                                     CLAUSE_GEO_BOUNDS if geo else CLAUSE_BOUNDS, path,
+                                    f"entries[{i}].{which}_bounds[{key}]"))
+        if isinstance(t, VariantType):
+            for i, b in zip(idx, raw):
+                if i in values and (why := sorted_strings_problem(b)) is not None:
+                    add(i, _finding("parquet.variant-sorted-strings", f"{which} bound of column {key} (variant): "
+                                    f"its metadata: {why}", CLAUSE_SORTED_STRINGS, path,
                                     f"entries[{i}].{which}_bounds[{key}]"))
         if is_decimal:
             for i, b in zip(idx, raw):

@@ -20,8 +20,10 @@ What the reference does where the text leaves room:
 * the encoder writes metadata with sorted, unique keys (``sorted_strings`` 1) and the smallest
   offset, id and count widths; strings shorter than 64 bytes as short strings;
 * the reader does not hold an object's field ids to the order of their names, nor a dictionary
-  flagged ``sorted_strings`` to sorted order (the value is unambiguous without; DuckDB 1.5.5
-  writes both unsorted); a name twice in one object is refused;
+  flagged ``sorted_strings`` to sorted order (the value is unambiguous without: field ids index the
+  dictionary, no name is looked up in it; DuckDB 1.5.5 writes both unsorted); a name twice in one
+  object is refused. A dictionary that breaks its ``sorted_strings`` bit is reported apart
+  (:func:`sorted_strings_problem`), as readers that binary-search it miss fields;
 * bounds (:func:`bounds_from_bytes`) must be an object whose values are primitives (not null);
   a key must be a normalized path (:func:`is_normalized_path`);
 * values compare within an order class (:func:`order_key`): exact numerics, float and double
@@ -112,6 +114,31 @@ def decode_metadata(data: bytes) -> tuple[list[str], int]:
     except UnicodeDecodeError as e:
         raise _bad(f"a metadata string is not UTF-8: {e}") from None
     return keys, start + offsets[-1]
+
+
+CLAUSE_SORTED_STRINGS = ("Parquet VariantEncoding.md > Metadata encoding (\"If `sorted_strings` is set to 1, strings "
+                         "in the dictionary must be unique and sorted in lexicographic order.\")")
+
+
+def sorted_strings_problem(data: bytes) -> str | None:
+    """Why the dictionary of metadata ``data`` breaks its ``sorted_strings`` bit, or None: with the
+    bit set, its strings must be unique and in lexicographic order (taken as the order of their
+    UTF-8 bytes, which is the order of their code points), so each is greater than the one before.
+    None too when the bit is clear or the metadata does not decode (that is reported apart).
+    Decoding never relies on the bit: object field ids index the dictionary directly."""
+    if not data or not data[0] & 0x10:
+        return None
+    try:
+        keys, _ = decode_metadata(data)
+    except SpecViolation:
+        return None
+    raw = [k.encode("utf-8") for k in keys]
+    for n in range(1, len(raw)):
+        if raw[n] <= raw[n - 1]:
+            what = "repeats" if raw[n] == raw[n - 1] else "sorts before"
+            return (f"sorted_strings is set but dictionary string {n} {keys[n]!r} {what} string {n - 1} "
+                    f"{keys[n - 1]!r} (dictionary {keys[:8]})")
+    return None
 
 
 def encode_metadata(keys: list[str]) -> bytes:

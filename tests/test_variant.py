@@ -181,17 +181,23 @@ def test_bounds_of_a_path_with_mixed_types_are_reported() -> None:
         ("data.variant-bound-mixed-types", "lower_bounds/2/$['measurement']")]
 
 
-def test_variant_columns_duckdb_writes_decode_to_their_sql_values(tmp_path: Path) -> None:
-    """An independent writer: DuckDB's Parquet Variant columns (metadata, value and a shredded
-    typed_value) read back as the SQL values written."""
+def _duckdb_with_variant() -> tuple[Any, str]:
+    """A DuckDB connection and DuckDB's version; the test is skipped without duckdb or VARIANT."""
     duckdb = pytest.importorskip("duckdb", reason="the duckdb extra writes the Variant file")
-    import pyarrow.parquet as pq
-
     con = duckdb.connect()
     try:
         con.sql("SELECT 1::VARIANT").fetchall()
     except duckdb.Error:
         pytest.skip(f"duckdb {duckdb.__version__} has no VARIANT type")
+    return con, str(duckdb.__version__)
+
+
+def test_variant_columns_duckdb_writes_decode_to_their_sql_values(tmp_path: Path) -> None:
+    """An independent writer: DuckDB's Parquet Variant columns (metadata, value and a shredded
+    typed_value) read back as the SQL values written."""
+    import pyarrow.parquet as pq
+
+    con, _ = _duckdb_with_variant()
     out = tmp_path / "v.parquet"
     con.sql(f"""COPY (SELECT * FROM (VALUES
         (1, {{'s': '\U0001f600', 'b': 'abc'::BLOB, 'd': 1.25::DECIMAL(9, 2), 'arr': ['x', 'y'],
@@ -208,3 +214,90 @@ def test_variant_columns_duckdb_writes_decode_to_their_sql_values(tmp_path: Path
         v.Primitive("boolean", True),
     ]
     assert got[4] in (None, v.NULL)  # a SQL null or a Variant null
+
+
+# metadata of the dictionary ["b", "a"]: header 0x11 (version 1, sorted_strings set, 1-byte
+# offsets), 2 strings, offsets 0 1 2, then "b" "a" -- the bit claims an order the strings lack
+UNSORTED_META = "11" "02" "00" "01" "02" "62" "61"
+
+
+@pytest.mark.parametrize("hexed, problem", [
+    ("11" "02" "00" "01" "02" "61" "62", None),          # ["a", "b"]: unique and sorted
+    ("01" "02" "00" "01" "02" "62" "61", None),          # ["b", "a"] with the bit clear: no promise
+    (UNSORTED_META, "'a' sorts before string 0 'b'"),   # ["b", "a"] with the bit set
+    ("11" "02" "00" "01" "02" "61" "61", "repeats"),     # ["a", "a"]: sorted but not unique
+    # U+FFFD (ef bf bd) then U+1F600 (f0 9f 98 80): sorted by UTF-8 bytes (and code points),
+    # though not by UTF-16 code units
+    ("11" "02" "00" "03" "07" "efbfbd" "f09f9880", None),
+])
+def test_sorted_strings_promises_a_unique_sorted_dictionary(hexed: str, problem: str | None) -> None:
+    got = v.sorted_strings_problem(bytes.fromhex(hexed))
+    assert got is None if problem is None else problem in (got or "")
+
+
+def test_a_dictionary_breaking_sorted_strings_still_decodes() -> None:
+    # {"a": 1, "b": 2}: field ids 1 ("a") and 0 ("b") in name order, offsets 0 2 4, int8 1 and 2.
+    # The ids index the dictionary: no lookup relies on the bit.
+    value = bytes.fromhex("02" "02" "01" "00" "00" "02" "04" "0c01" "0c02")
+    assert v.decode(bytes.fromhex(UNSORTED_META), value) == {"a": v.Primitive("int8", 1), "b": v.Primitive("int8", 2)}
+
+
+def test_the_checker_reports_an_unsorted_dictionary_once_per_column() -> None:
+    import pyarrow as pa
+
+    good = v.encode_metadata(["a", "b"])
+    value = v.encode_value({"a": v.Primitive("int8", 1)}, {"a": 0, "b": 1})
+    bad_value = bytes.fromhex("02" "01" "01" "00" "02" "0c01")  # {"a": 1}, "a" is id 1 of ["b", "a"]
+    arr = pa.StructArray.from_arrays([pa.array([good, bytes.fromhex(UNSORTED_META)] * 2, pa.binary()),
+                                      pa.array([value, bad_value] * 2, pa.binary())], ["metadata", "value"])
+    s = VariantStats()
+    accumulate_variant(s, arr)
+    accumulate_variant(s, arr)
+    assert s.undecodable is None and s.unsorted is not None
+    assert s.unsorted[0] == 1  # the first offending row, once for the column
+    clean = VariantStats()
+    accumulate_variant(clean, pa.StructArray.from_arrays([pa.array([good] * 3, pa.binary()),
+                                                          pa.array([value] * 3, pa.binary())], ["metadata", "value"]))
+    assert clean.unsorted is None
+
+
+def test_a_variant_bound_whose_metadata_breaks_sorted_strings_is_reported() -> None:
+    columns = bound_columns({2: NestedField(2, "v", VariantType(), False)})
+    # bound {"$['b']": int8 1, "$['a']": int8 2} with the dictionary ["$['b']", "$['a']"], bit set
+    keys = ["$['b']", "$['a']"]
+    meta = bytes([0x11, 2, 0, 6, 12]) + "".join(keys).encode()
+    bound = meta + bytes.fromhex("02" "02" "01" "00" "00" "02" "04" "0c02" "0c01")
+    assert v.bounds_from_bytes(bound) == {"$['a']": v.Primitive("int8", 2), "$['b']": v.Primitive("int8", 1)}
+    df = {"lower_bounds": {"2": bound.hex()}, "upper_bounds": {"2": bound.hex()}}
+    found = check_bounds([{"data_file": df}], columns, "m.avro")
+    assert sorted((f.rule, f.location) for f in found.get(0, [])) == [
+        ("parquet.variant-sorted-strings", "entries[0].lower_bounds[2]"),
+        ("parquet.variant-sorted-strings", "entries[0].upper_bounds[2]")]
+
+
+def test_the_kit_reports_the_sorted_strings_bit_duckdb_sets(tmp_path: Path) -> None:
+    """DuckDB's Parquet Variant writer (duckdb/duckdb#23591; 1.5.5 still has it) lists the keys in
+    the order it meets them and sets sorted_strings: the checker reports the file it writes (and
+    none from a DuckDB with the fix); the values still decode."""
+    import pyarrow.parquet as pq
+
+    con, version = _duckdb_with_variant()
+    out = tmp_path / "v.parquet"
+    con.sql(f"""COPY (SELECT '{{"b":1,"a":2}}'::JSON::VARIANT AS v) TO '{out}' (FORMAT parquet)""")
+    col = pq.read_table(out).column("v")
+    meta = col.chunks[0].flatten()[0].to_pylist()[0]
+    keys = v.decode_metadata(meta)[0]
+    # the bit (0x10 of the header) promises unique keys in lexicographic order; a DuckDB with the
+    # fix keeps the promise (or does not make it) and must check clean
+    broken = bool(meta[0] & 0x10) and keys != ["a", "b"]
+    s = VariantStats()
+    for chunk in col.chunks:
+        accumulate_variant(s, chunk)
+    assert s.undecodable is None
+    if broken:
+        assert s.unsorted is not None and s.unsorted[0] == 0, f"duckdb {version}: {meta.hex()}"
+    else:
+        assert s.unsorted is None, f"duckdb {version}: {meta.hex()}"
+    got = [x for chunk in col.chunks for x in v.unshred(chunk)]
+    assert len(got) == 1 and isinstance(got[0], dict)
+    assert {k: x.value for k, x in got[0].items() if isinstance(x, v.Primitive)} == {"a": 2, "b": 1}

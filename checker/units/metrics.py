@@ -30,7 +30,8 @@ from iceberg_conformance.reference.types import (
     TimestampNanoType, TimestampType, TimestamptzNanoType, TimestamptzType, TimeType, UUIDType,
 )
 from iceberg_conformance.reference.variant import (
-    Primitive, bounds_from_bytes as variant_bounds_from_bytes, order_class, order_key, show as show_variant, unshred,
+    Primitive, bounds_from_bytes as variant_bounds_from_bytes, order_class, order_key, show as show_variant,
+    sorted_strings_problem, unshred,
     values_by_path,
 )
 
@@ -356,12 +357,18 @@ class VariantStats:
     undecodable: str | None = None
     #: paths where an object is found
     objects: set[str] = field(default_factory=set)
+    #: rows read so far; the first row whose metadata breaks its sorted_strings bit, and why
+    rows: int = 0
+    unsorted: tuple[int, str] | None = None
 
 
 def accumulate_variant(stats: VariantStats, arr: Any) -> None:
     """Add one chunk of a variant column (metadata, value and shredded typed_value) to ``stats``."""
     if stats.undecodable is not None:
         return
+    first, stats.rows = stats.rows, stats.rows + len(arr)
+    if stats.unsorted is None:
+        stats.unsorted = unsorted_metadata(arr, first)
     try:
         rows = unshred(arr)
     except SpecViolation as e:
@@ -390,6 +397,28 @@ def accumulate_variant(stats: VariantStats, arr: Any) -> None:
                 lo_key, lo, hi_key, hi = by_class[cls]
                 if key > hi_key:
                     by_class[cls] = (lo_key, lo, key, v)
+
+
+def unsorted_metadata(arr: Any, first: int) -> tuple[int, str] | None:
+    """The first row (counted from ``first``) of a variant column chunk whose metadata sets
+    ``sorted_strings`` over a dictionary that is not sorted and unique, and why; each distinct
+    metadata is looked at once."""
+    import pyarrow as pa
+
+    t = arr.type
+    if not pa.types.is_struct(t) or t.get_field_index("metadata") < 0:
+        return None  # unshred reports the shape
+    metas = arr.flatten()[t.get_field_index("metadata")].to_pylist()
+    valid = arr.is_valid().to_pylist() if arr.null_count else [True] * len(metas)
+    seen: set[bytes] = set()
+    for n, (ok, meta) in enumerate(zip(valid, metas)):
+        if not ok or not isinstance(meta, bytes) or meta in seen:
+            continue
+        seen.add(meta)
+        why = sorted_strings_problem(meta)
+        if why is not None:
+            return first + n, why
+    return None
 
 
 CLAUSE_VARIANT = ("Manifests / Field-level Metrics and Statistics / Bounds for Variant (\"Bounds for a field must be "
