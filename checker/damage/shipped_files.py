@@ -1617,3 +1617,75 @@ def _java_variant_string_utf16(o: Overlay, rng: random.Random) -> str | None:
     o.touch_manifest(p)
     return (f"{os.path.basename(p)} entries[{i}] variant bounds of column {item['key']} at {path} picked in UTF-16 "
             f"order: upper {hi16!r}, lower {lo16!r}")
+
+
+def _metadata_as_given(keys: list[str]) -> bytes:
+    """Variant metadata v1 holding ``keys`` in the order given, ``sorted_strings`` set whatever the
+    order (DuckDB's writer before duckdb/duckdb#23591)."""
+    raw = [k.encode("utf-8") for k in keys]
+    ends = [0]
+    for b in raw:
+        ends.append(ends[-1] + len(b))
+    size = next(w for w in (1, 2, 3, 4) if max(ends[-1], len(raw)) < 1 << (8 * w))
+    out = bytearray([1 | 1 << 4 | (size - 1) << 6]) + len(raw).to_bytes(size, "little")
+    for e in ends:
+        out += e.to_bytes(size, "little")
+    return bytes(out + b"".join(raw))
+
+
+@damage("parquet.variant-sorted-strings", "data-file",
+        "variant metadata with sorted_strings set over a dictionary that is not sorted (keys in descending order)",
+        name="duckdb-23591-variant-sorted-strings", bug="duckdb-23591-variant-sorted-strings")
+def _duckdb_variant_sorted_strings(o: Overlay, rng: random.Random) -> str | None:
+    # DuckDB's Parquet Variant writer listed each row's object keys in the order it met them and
+    # set sorted_strings regardless. The case rewrites the variant column of a data file so every
+    # row's dictionary holds its keys in descending order (unsorted wherever it has two or more),
+    # bit set, and the row's value re-encoded with the field ids of that dictionary: the values,
+    # so the file's counts and bounds, are unchanged.
+    cols = generic_data._column_types(o)
+    if "variant" not in cols.values():
+        return None
+    cands = []
+    for p, i, e in generic_data._parquet_data(o):
+        path = str(e["data_file"]["file_path"])
+        table = pq.read_table(local_path(path) or path)
+        for n, f in enumerate(table.schema):
+            fid = (f.metadata or {}).get(b"PARQUET:field_id")
+            if fid is None or cols.get(int(fid)) != "variant" or not pa.types.is_struct(f.type):
+                continue
+            arr = table.column(n).combine_chunks()
+            metas = arr.field("metadata").to_pylist()
+            valid = arr.is_valid().to_pylist()
+            if any(ok and m and len(variant.decode_metadata(m)[0]) > 1 for ok, m in zip(valid, metas)):
+                cands.append((path, table, n, arr))
+    c = pick(rng, cands)
+    if c is None:
+        return None
+    path, table, n, arr = c
+    t = arr.type
+    children = [arr.field(k) for k in range(t.num_fields)]
+    metas = children[t.get_field_index("metadata")].to_pylist()
+    vi = t.get_field_index("value")
+    values = children[vi].to_pylist() if vi >= 0 else [None] * len(metas)
+    new_metas, new_values = [], []
+    for ok, meta, value in zip(arr.is_valid().to_pylist(), metas, values):
+        if not ok or not meta:
+            new_metas.append(meta)
+            new_values.append(value)
+            continue
+        keys = variant.decode_metadata(meta)[0]
+        order = sorted(keys, key=lambda k: k.encode("utf-8"), reverse=True)
+        new_metas.append(_metadata_as_given(order))
+        new_values.append(None if value is None else
+                          variant.encode_value(variant.decode(meta, value), {k: j for j, k in enumerate(order)}))
+    children[t.get_field_index("metadata")] = pa.array(new_metas, children[t.get_field_index("metadata")].type)
+    if vi >= 0:
+        children[vi] = pa.array(new_values, children[vi].type)
+    mask = arr.is_null() if arr.null_count else None
+    new = pa.StructArray.from_arrays(children, fields=list(t), mask=mask)
+    table = table.set_column(n, table.schema.field(n), new)
+    buf = io.BytesIO()
+    pq.write_table(table, buf)
+    o.copy_file(path, buf.getvalue())
+    return (f"{os.path.basename(path)}: variant column {table.schema.field(n).name!r} rewritten with each row's "
+            "metadata dictionary in descending order, sorted_strings still set (file_size_in_bytes re-stamped)")
