@@ -148,10 +148,10 @@ def test_a_store_table_is_fetched_many_files_at_once(tmp_path: Path, monkeypatch
     assert state["most"] > 1 and {"metadata", "data"} <= together, (state, together)
 
 
-def test_a_day_partition_is_judged_from_two_values_and_a_bad_row_still_named(tmp_path: Path) -> None:
+def test_a_day_partition_source_keeps_two_values_per_chunk_with_every_value_s_range(tmp_path: Path) -> None:
     """The source of a day (year, month, hour) partition keeps, per chunk, its least and greatest
-    value, not every distinct one; the judgement is that of every value: one row of another day
-    is reported with its value, found by reading the column again."""
+    value, not every distinct one, and gives the range every value gives (the next test: a bad
+    row is still named, found by reading the column again)."""
     import datetime
 
     import pyarrow as pa
