@@ -43,6 +43,7 @@ from decimal import Decimal
 from typing import Any, Union
 
 from .errors import SpecViolation
+from .hashing import scaled, unscaled
 from .metadata import MAX_DEPTH
 
 CLAUSE_ENCODING = "Parquet VariantEncoding.md"
@@ -258,8 +259,8 @@ def _decode_primitive(type_id: int, data: bytes, pos: int, limit: int) -> tuple[
         scale = data[body]
         if scale > 38:
             raise _bad(f"a {name} has scale {scale}, above 38")
-        unscaled = int.from_bytes(data[body + 1:body + 1 + n], "little", signed=True)
-        return Primitive(name, Decimal(unscaled).scaleb(-scale)), body + 1 + n
+        return Primitive(name, scaled(int.from_bytes(data[body + 1:body + 1 + n], "little", signed=True), scale)), \
+            body + 1 + n
     if name == "uuid":
         if body + 16 > limit:
             raise _bad(f"a uuid at offset {pos} needs 16 bytes")
@@ -330,10 +331,10 @@ def _encode_primitive(p: Primitive) -> bytes:
         return bytes([type_id << 2]) + struct.pack(fmt, p.value)
     if p.type in _DECIMALS:
         type_id, n = _DECIMALS[p.type]
-        sign, digits, exp = Decimal(p.value).as_tuple()
+        value = Decimal(p.value)
+        exp = value.as_tuple().exponent
         assert isinstance(exp, int)
-        unscaled = int("".join(map(str, digits)) or "0") * (-1 if sign else 1)
-        body: int = unscaled * 10 ** max(exp, 0)
+        body: int = unscaled(value) * 10 ** max(exp, 0)
         return bytes([type_id << 2, -exp if exp < 0 else 0]) + body.to_bytes(n, "little", signed=True)
     if p.type == "uuid":
         return bytes([20 << 2]) + bytes(p.value.bytes)

@@ -301,3 +301,13 @@ def test_the_kit_reports_the_sorted_strings_bit_duckdb_sets(tmp_path: Path) -> N
     got = [x for chunk in col.chunks for x in v.unshred(chunk)]
     assert len(got) == 1 and isinstance(got[0], dict)
     assert {k: x.value for k, x in got[0].items() if isinstance(x, v.Primitive)} == {"a": 2, "b": 1}
+
+
+def test_a_38_digit_decimal16_decodes_exactly() -> None:
+    """decimal16 (primitive type id 10: value_metadata 10 << 2), a 1-byte scale, then the unscaled
+    value as 16 little-endian bytes; 38 digits, beyond a default decimal context's 28."""
+    unscaled = 12345678901234567890123456789012345678
+    value = bytes([10 << 2, 2]) + unscaled.to_bytes(16, "little", signed=True)
+    got = v.decode(bytes.fromhex("010000"), value)  # metadata: version 1, an empty dictionary
+    assert got == v.Primitive("decimal16", Decimal("123456789012345678901234567890123456.78"))
+    assert v.encode_value(got, {}) == value
