@@ -142,9 +142,11 @@ def sorted_strings_problem(data: bytes) -> str | None:
     return None
 
 
-def encode_metadata(keys: list[str]) -> bytes:
-    """Metadata v1 holding ``keys`` sorted and unique (``sorted_strings`` set)."""
-    raw = [k.encode("utf-8") for k in sorted(set(keys), key=lambda k: k.encode("utf-8"))]
+def encode_metadata(keys: list[str], as_given: bool = False) -> bytes:
+    """Metadata v1 holding ``keys`` sorted and unique (``sorted_strings`` set). ``as_given``: the
+    keys in the order given, the bit set all the same (a damage case: DuckDB's writer before
+    duckdb/duckdb#23591)."""
+    raw = [k.encode("utf-8") for k in (keys if as_given else sorted(set(keys), key=lambda k: k.encode("utf-8")))]
     total = sum(len(b) for b in raw)
     size = _width(max(total, len(raw)))
     out = bytearray([1 | 1 << 4 | (size - 1) << 6])

@@ -1619,20 +1619,6 @@ def _java_variant_string_utf16(o: Overlay, rng: random.Random) -> str | None:
             f"order: upper {hi16!r}, lower {lo16!r}")
 
 
-def _metadata_as_given(keys: list[str]) -> bytes:
-    """Variant metadata v1 holding ``keys`` in the order given, ``sorted_strings`` set whatever the
-    order (DuckDB's writer before duckdb/duckdb#23591)."""
-    raw = [k.encode("utf-8") for k in keys]
-    ends = [0]
-    for b in raw:
-        ends.append(ends[-1] + len(b))
-    size = next(w for w in (1, 2, 3, 4) if max(ends[-1], len(raw)) < 1 << (8 * w))
-    out = bytearray([1 | 1 << 4 | (size - 1) << 6]) + len(raw).to_bytes(size, "little")
-    for e in ends:
-        out += e.to_bytes(size, "little")
-    return bytes(out + b"".join(raw))
-
-
 @damage("parquet.variant-sorted-strings", "data-file",
         "variant metadata with sorted_strings set over a dictionary that is not sorted (keys in descending order)",
         name="duckdb-23591-variant-sorted-strings", bug="duckdb-23591-variant-sorted-strings")
@@ -1675,7 +1661,7 @@ def _duckdb_variant_sorted_strings(o: Overlay, rng: random.Random) -> str | None
             continue
         keys = variant.decode_metadata(meta)[0]
         order = sorted(keys, key=lambda k: k.encode("utf-8"), reverse=True)
-        new_metas.append(_metadata_as_given(order))
+        new_metas.append(variant.encode_metadata(order, as_given=True))
         new_values.append(None if value is None else
                           variant.encode_value(variant.decode(meta, value), {k: j for j, k in enumerate(order)}))
     children[t.get_field_index("metadata")] = pa.array(new_metas, children[t.get_field_index("metadata")].type)
