@@ -330,8 +330,6 @@ def fully_qualified(path: str) -> bool:
     ``file://../data/x`` (the authority ``.`` or ``..`` is no host: a path relative to the working
     directory written as a URI, as PyIceberg records every path of a table whose warehouse is given
     as ``file://./wh``)."""
-    import re
-
     m = re.match(r"([A-Za-z][A-Za-z0-9+.-]*):", path)
     if m is None:
         return path.startswith("/") or path.startswith("\\")

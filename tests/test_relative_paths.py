@@ -16,7 +16,7 @@ from iceberg_conformance.checker.check import check_table
 from iceberg_conformance.reference.metadata import fully_qualified
 
 
-@pytest.mark.parametrize(("path", "qualified"), [
+PATHS = [
     ("/warehouse/db/t/data/a.parquet", True),           # absolute, no scheme: what Java's Hadoop catalog writes
     ("s3://bucket/db/t/data/a.parquet", True),
     ("file:/warehouse/a.parquet", True),
@@ -27,9 +27,28 @@ from iceberg_conformance.reference.metadata import fully_qualified
     ("file://./wh/db/t/data/a.parquet", False),
     ("file://../wh/a.parquet", False),
     ("file:data/a.parquet", False),
-])
+    ("FILE:///warehouse/a.parquet", True),
+    ("File://./a.parquet", False),
+    ("file://..", False),
+    ("1abc:/x", False),
+    ("", False),
+]
+
+
+@pytest.mark.parametrize(("path", "qualified"), PATHS)
 def test_a_path_is_fully_qualified_when_it_is_absolute_or_a_uri_of_an_absolute_path(path: str, qualified: bool) -> None:
     assert fully_qualified(path) is qualified
+
+
+def test_the_manifest_screen_judges_paths_as_the_reference_does() -> None:
+    """The columnar screen's Arrow form of the rule (checker/units/columnar.py) gives the same
+    verdict on every path above, so it never certifies a manifest the record reader reports."""
+    import pyarrow as pa
+
+    from iceberg_conformance.checker.units.columnar import _fully_qualified
+
+    got = _fully_qualified(pa.array([p for p, _ in PATHS])).tolist()
+    assert got == [q for _, q in PATHS]
 
 
 @pytest.mark.skipif(importlib.util.find_spec("pyiceberg") is None or importlib.util.find_spec("sqlalchemy") is None,
