@@ -50,7 +50,8 @@ def _reference_table(tmp: Path, version: int) -> str:
     return md
 
 
-def _run(table: str, out: Path, name: str, request: pytest.FixtureRequest) -> None:
+def _run(table: str, out: Path, name: str, request: pytest.FixtureRequest) -> set[str]:
+    """The damage self-test of one table; returns the rules of the copies written."""
     pristine, copies, skipped = write_damaged(table, str(out))
     control, verdicts = self_test(str(out), copies, pristine)
     _RESULTS[name] = {"recall": recall_by_area(verdicts), "copies": len(copies), "no_victim": skipped,
@@ -66,6 +67,7 @@ def _run(table: str, out: Path, name: str, request: pytest.FixtureRequest) -> No
             problems.append(f"NOISY  {v.copy.rule}: {v.copy.where} -> also reported {', '.join(v.extra_errors)}")
     assert copies, f"{name}: no damage case applies"
     assert not problems, f"{name} ({len(copies)} copies under {out}):\n" + "\n".join(problems)
+    return {c.rule for c in copies}
 
 
 def _write_report(request: pytest.FixtureRequest) -> None:
@@ -101,7 +103,9 @@ def test_reference_table_damage_is_reported(version: int, tmp_path: Path, reques
 def test_variant_table_damage_is_reported(tmp_path: Path, request: pytest.FixtureRequest) -> None:
     """The reference writer's v3 table with a shredded variant column and its bounds by path
     (no golden table holds a variant: Spark 3.5 writes none)."""
-    _run(t.write_variant_table(tmp_path), tmp_path / "damaged", "reference-v3-variant", request)
+    written = _run(t.write_variant_table(tmp_path), tmp_path / "damaged", "reference-v3-variant", request)
+    variant_rules = {"manifests.variant-bound-type", "data.variant-bound-mixed-types", "parquet.variant-sorted-strings"}
+    assert variant_rules <= written, f"variant cases with no victim in the variant table: {variant_rules - written}"
 
 
 def test_pyiceberg_table_damage_is_reported(tmp_path: Path, request: pytest.FixtureRequest) -> None:

@@ -107,7 +107,7 @@ def test_check_on_the_users_spark_gives_the_local_runs_report(tmp_path: Path, re
                            timeout=540, env=env, cwd=tmp_path)
     local = subprocess.run([*CLI, "check", "--json", *tables, *args], capture_output=True, text=True, timeout=300,
                            env=env, cwd=tmp_path)
-    if "Java" in spark.stderr and spark.returncode == 2:
+    if "Java" in spark.stderr and spark.returncode == 2 and os.environ.get("CI") != "true":
         pytest.skip(f"needs Java for Spark: {spark.stderr.strip()[-300:]}")
     assert local.returncode == 1, local.stderr
     assert spark.returncode == local.returncode, spark.stderr[-3000:]

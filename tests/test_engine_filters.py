@@ -332,7 +332,7 @@ def test_a_remainder_filter_means_the_same_in_every_engine_on_negative_values(ap
     if importlib.util.find_spec(api) is None:
         pytest.skip(f"{api} is not installed (the consumers extra)")
     schema = {"type": "struct", "fields": [{"id": 1, "name": "id", "required": False, "type": "long"}]}
-    rows = [{"id": i} for i in (-17, -9, -8, -7, -1, 0, 1, 7, 9, 15)] + [{"id": None}]
+    rows = [{"id": i} for i in (-17, -9, -8, -7, -1, 0, 1, 2, 7, 9, 10, 15)] + [{"id": None}]
     for f in (MOD, dict(MOD, right=-1), dict(MOD, op="lt", right=0), dict(MOD, op="gt-eq", right=1),
               dict(MOD, op="not-eq", right=-7)):
         want = sorted(r["id"] for r in expected_rows(schema, rows, f) or [])
