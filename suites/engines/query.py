@@ -23,7 +23,7 @@ import uuid
 from decimal import Decimal
 from typing import Any, Callable
 
-from iceberg_conformance.suites.golden.filters import is_modulo, modulo_parts
+from iceberg_conformance.suites.golden.filters import COMPARE, is_modulo, modulo_parts
 
 #: comparison predicates and their SQL operators
 CMP = {"lt": "<", "lt-eq": "<=", "gt": ">", "gt-eq": ">=", "eq": "=", "not-eq": "<>"}
@@ -340,10 +340,6 @@ class Frame:
         return col % k
 
 
-_COMPARE: dict[str, Callable[[Any, Any], Any]] = {
-    "lt": lambda a, b: a < b, "lt-eq": lambda a, b: a <= b, "gt": lambda a, b: a > b,
-    "gt-eq": lambda a, b: a >= b, "eq": lambda a, b: a == b, "not-eq": lambda a, b: a != b}
-
 
 def dataframe(schema: dict[str, Any], expr: Any, api: Frame) -> Any:
     """Predicate ``expr`` as an expression of a dataframe API: its comparison operators, ``~``,
@@ -354,7 +350,7 @@ def dataframe(schema: dict[str, Any], expr: Any, api: Frame) -> Any:
         col = api.col(path)
         if is_modulo(e):
             _path, k, op, c = _modulo_column(schema, e)
-            return _COMPARE[op](api.remainder(col, k), api.lit(t, c))
+            return COMPARE[op](api.remainder(col, k), api.lit(t, c))
         if kind in ("is-null", "not-null"):
             return getattr(col, api.methods[kind])()
         if kind in ("is-nan", "not-nan"):
@@ -370,8 +366,8 @@ def dataframe(schema: dict[str, Any], expr: Any, api: Frame) -> Any:
                 raise Untranslatable(f"{kind} of a {t} column")
             test = api.starts_with(col, python_value("string", e.get("right")))
             return test if kind == "starts-with" else ~test
-        if kind in _COMPARE:
-            return _COMPARE[kind](col, api.lit(t, e.get("right")))
+        if kind in COMPARE:
+            return COMPARE[kind](col, api.lit(t, e.get("right")))
         raise Untranslatable(f"predicate type {kind!r}")
 
     return walk(expr, leaf, lambda k, a, b: (a & b) if k == "and" else (a | b), lambda a: ~a, api.const)

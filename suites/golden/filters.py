@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from iceberg_conformance.reference import expressions as ex
 from iceberg_conformance.reference.errors import SpecViolation
@@ -48,8 +48,10 @@ def load(*paths: Path) -> dict[str, list[dict[str, Any]]]:
 
 #: the type of the kit's remainder filters (not an Iceberg expression)
 MODULO = "kit-modulo"
-_MODULO_OPS = {"lt": lambda a, b: a < b, "lt-eq": lambda a, b: a <= b, "gt": lambda a, b: a > b,
-               "gt-eq": lambda a, b: a >= b, "eq": lambda a, b: a == b, "not-eq": lambda a, b: a != b}
+#: the comparisons of a remainder filter (and of the engines' dataframe translations: query.py)
+COMPARE: dict[str, Callable[[Any, Any], Any]] = {
+    "lt": lambda a, b: a < b, "lt-eq": lambda a, b: a <= b, "gt": lambda a, b: a > b,
+    "gt-eq": lambda a, b: a >= b, "eq": lambda a, b: a == b, "not-eq": lambda a, b: a != b}
 
 
 def is_modulo(row_filter: Any) -> bool:
@@ -63,7 +65,7 @@ def modulo_parts(row_filter: dict[str, Any]) -> tuple[str, int, str, int]:
     ref, k, op, c = row_filter.get("left"), row_filter.get("modulus"), row_filter.get("op"), row_filter.get("right")
     if not (isinstance(ref, dict) and ref.get("type") == "reference" and isinstance(ref.get("name"), str)):
         raise ValueError(f"{MODULO}: left must be a column reference, not {ref!r}")
-    if not (type(k) is int and k > 0) or op not in _MODULO_OPS or type(c) is not int:
+    if not (type(k) is int and k > 0) or op not in COMPARE or type(c) is not int:
         raise ValueError(f"{MODULO}: modulus {k!r} (a positive int), op {op!r}, right {c!r} (an int)")
     return ref["name"], k, str(op), c
 
@@ -82,7 +84,7 @@ def _modulo_rows(schema: dict[str, Any], rows: list[dict[str, Any]],
         return None
     if field["type"] not in ("int", "long"):
         raise ValueError(f"{MODULO}: column {name} is {field['type']}, not int or long")
-    test = _MODULO_OPS[op]
+    test = COMPARE[op]
     return [r for r in rows if r.get(name) is not None and test(remainder(int(r[name]), k), c)]
 
 
