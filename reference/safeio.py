@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from .errors import SpecViolation
 
@@ -47,3 +47,20 @@ def is_regular(path: str | os.PathLike[str]) -> bool:
         return stat.S_ISREG(os.stat(path).st_mode)
     except (OSError, ValueError):
         return False
+
+
+def arrow_file(fh: BinaryIO) -> Any:
+    """A file ``open_regular`` gave, as pyarrow's own file on the same open file where the system
+    names it (``/proc/self/fd``), else ``fh``. pyarrow reads a Python file object from its own
+    threads, which take the interpreter lock; one still doing so while the interpreter exits
+    aborts the process ("terminate called without an active exception")."""
+    import pyarrow as pa
+
+    same = f"/proc/self/fd/{fh.fileno()}"
+    try:
+        if os.path.samestat(os.stat(same), os.fstat(fh.fileno())):
+            return pa.OSFile(same)
+    except OSError:
+        pass
+    return fh
+

@@ -54,7 +54,7 @@ from iceberg_conformance.reference.binary import bound_from_bytes
 from iceberg_conformance.reference.errors import SpecViolation
 from iceberg_conformance.reference.findings import Finding
 from iceberg_conformance.reference.metadata import spec_by_id
-from iceberg_conformance.reference.safeio import open_regular
+from iceberg_conformance.reference.safeio import arrow_file, open_regular
 from iceberg_conformance.reference.schema import walk
 from iceberg_conformance.reference.transforms import (
     DayTransform, HourTransform, IdentityTransform, MonthTransform, parse_transform, YearTransform,
@@ -256,7 +256,7 @@ def _open_parquet(fh: Any, local: str, uri: str, index: rp.FieldIndex, name_mapp
     decimal byte order after the columns are read."""
     out: list[Finding] = []
     try:
-        pf = pq.ParquetFile(fh)
+        pf = pq.ParquetFile(arrow_file(fh))
         root = rp.parse_schema_text(str(pf.schema))
         arrow_schema = pf.schema_arrow
     except Exception:  # noqa: BLE001 - pyarrow raises OSError, ArrowInvalid, ... on a bad footer
@@ -513,7 +513,7 @@ def _decimal_byte_order(local: str, pf: Any, arrow_schema: Any, df: dict[str, An
 
 
         with open_regular(local) as fh:  # ``pf``'s file is closed by now: metadata only
-            values = [v for v in pq.ParquetFile(fh).read(columns=[f.name]).column(0).to_pylist() if v is not None]
+            values = [v for v in pq.ParquetFile(arrow_file(fh)).read(columns=[f.name]).column(0).to_pylist() if v is not None]
         flipped = [byte_reversed(unscaled(v, t.scale), width) for v in values]
         if flipped and min(flipped) == lo and max(flipped) == hi:
             out.append(Finding("parquet.decimal-byte-order", f"decimal column {f.name!r} (field {fid}, "

@@ -41,7 +41,7 @@ from iceberg_conformance.reference.arrow import field_id
 from iceberg_conformance.reference.errors import SpecViolation
 from iceberg_conformance.reference.findings import Finding
 from iceberg_conformance.reference.puffin import read_puffin
-from iceberg_conformance.reference.safeio import open_regular
+from iceberg_conformance.reference.safeio import arrow_file, open_regular
 from iceberg_conformance.reference.schema import walk
 from iceberg_conformance.reference.transforms import parse_transform
 from iceberg_conformance.reference.types import DateType, IntegerType
@@ -142,7 +142,7 @@ def check_partition_statistics_file(path: str, version: int, table: str, where: 
                         "Parquet are not read", "-", table, where, "warning")]
     with open_regular(path) as fh:
         try:
-            pf = pq.ParquetFile(fh)
+            pf = pq.ParquetFile(arrow_file(fh))
             schema = pf.schema_arrow
         except Exception:  # noqa: BLE001 - pyarrow raises OSError, ArrowInvalid, ... on a bad footer
             return [Finding("files.partition-statistics-fields",
@@ -249,7 +249,7 @@ def _stats_rows(path: str, types: dict[int, Any], wanted: tuple[int, ...]) -> li
     """(unified partition key, {field id: value} of the ``wanted`` fields) of every row of a
     Parquet partition statistics file; None when a field cannot be matched."""
     with open_regular(path) as fh:
-        pf = pq.ParquetFile(fh)
+        pf = pq.ParquetFile(arrow_file(fh))
         ids = arrow_fields_by_id(pf.schema_arrow)
         if 1 not in ids:
             return None
