@@ -25,6 +25,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from iceberg_conformance.checker.find import local_path
 from iceberg_conformance.checker.rewrite import AvroFile
 from iceberg_conformance.reference.puffin import read_puffin
 
@@ -91,6 +92,13 @@ def _is_puffin_dv(path: str) -> bool:
     return head == PUFFIN_MAGIC
 
 
+def _source_file(recorded: Any) -> str | None:
+    """The local path a recorded path names, however it is spelled (``/t/x``, ``file:/t/x``,
+    ``file:///t/x``), to match the source's files by."""
+    local = local_path(recorded) if isinstance(recorded, str) else None
+    return os.path.normpath(local) if local is not None else None
+
+
 def relocate_table(src: str, dst: str, old: str, new: str) -> None:
     """Copy the table directory ``src`` to ``dst`` with every recorded path starting with
     ``old`` rewritten to start with ``new``."""
@@ -102,7 +110,7 @@ def relocate_table(src: str, dst: str, old: str, new: str) -> None:
     for root, _dirs, files in os.walk(data_dir):
         for name in files:
             local = os.path.join(root, name)
-            recorded = os.path.join(src, os.path.relpath(local, dst))
+            recorded = os.path.normpath(os.path.join(os.path.abspath(src), os.path.relpath(local, dst)))
             rewritten: bytes | None = None
             if name.endswith(".parquet"):
                 rewritten = _rewrite_position_deletes(local, old, new)
@@ -127,7 +135,7 @@ def relocate_table(src: str, dst: str, old: str, new: str) -> None:
             continue  # not a manifest (partition statistics, for example)
         for rec in avro.records:
             df = rec["data_file"]
-            path = df.get("file_path")
+            path = _source_file(df.get("file_path"))
             if path in sizes:
                 df["file_size_in_bytes"] = sizes[path]
         avro.records = _swap(avro.records, old, new)
@@ -135,11 +143,12 @@ def relocate_table(src: str, dst: str, old: str, new: str) -> None:
         data = avro.to_bytes()
         with open(local, "wb") as f:
             f.write(data)
-        lengths[os.path.join(src, "metadata", name)] = len(data)
+        lengths[os.path.normpath(os.path.join(os.path.abspath(src), "metadata", name))] = len(data)
     for local, avro in lists:
         for rec in avro.records:
-            if rec.get("manifest_path") in lengths:
-                rec["manifest_length"] = lengths[rec["manifest_path"]]
+            path = _source_file(rec.get("manifest_path"))
+            if path in lengths:
+                rec["manifest_length"] = lengths[path]
         avro.records = _swap(avro.records, old, new)
         avro.meta = _swap(avro.meta, old, new)
         with open(local, "wb") as f:
