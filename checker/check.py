@@ -47,7 +47,8 @@ def run_unit_digest(unit: Unit, run: CheckRun | None = None) -> tuple[list[Findi
     the snapshot units, which then need not decode the manifest again). ``run``: the run it
     belongs to (made from the unit's table and roots when not given)."""
     try:
-        run = run if run is not None else CheckRun(unit.table, list(unit.roots), relocate=unit.relocate)
+        run = run if run is not None else CheckRun(unit.table, list(unit.roots), relocate=unit.relocate,
+                                                   arriving=unit.arriving)
         if unit.kind == "manifest":
             return check_manifest(run, unit)
         return RUNNERS[unit.kind](run, unit), None
@@ -62,14 +63,14 @@ def run_unit(unit: Unit) -> list[Finding]:
 
 def run_batch(units: list[Unit]) -> list[tuple[list[Finding], LiveDigest | None]]:
     """The results of units of one table, in order, with one run (each file read once)."""
-    runs: dict[tuple[str, tuple[str, ...], str], CheckRun] = {}
+    runs: dict[tuple[str, tuple[str, ...], str, tuple[str, ...]], CheckRun] = {}
     out = []
     for u in units:
-        key = (u.table, tuple(u.roots), repr(u.relocate))
+        key = (u.table, tuple(u.roots), repr(u.relocate), tuple(u.arriving))
         run = runs.get(key)
         if run is None:
             try:
-                run = runs[key] = CheckRun(u.table, list(u.roots), relocate=u.relocate)
+                run = runs[key] = CheckRun(u.table, list(u.roots), relocate=u.relocate, arriving=u.arriving)
             except Exception:  # reported per unit by run_unit_digest
                 run = None
         out.append(run_unit_digest(u, run))
@@ -158,14 +159,15 @@ def _run_all(units: list[Unit], run: CheckRun, mapper: Mapper | None, workers: i
 def check_table(table: str | Current, progress: Callable[[int, int, Unit], None] | None = None,
                 mapper: Mapper | None = None, allowed_roots: list[str] | None = None, metadata_only: bool = False,
                 workers: int = 1, planned: Callable[[list[Unit]], None] | None = None,
-                relocate: list[tuple[str, str]] | None = None) -> TableResult:
+                relocate: list[tuple[str, str]] | None = None, arriving: list[str] | None = None) -> TableResult:
     """Plan and run every unit of one table. ``metadata_only`` leaves out the data and delete
     files (every metadata, manifest-list and manifest rule still runs); ``workers`` > 1 runs the
     units in a pool of local processes; ``mapper`` may run them elsewhere (an engine: it maps a
     function over batches of units, results in order); ``planned`` is told the units before they
     run; ``relocate``: (old, new) prefixes of recorded paths, for a table moved or copied from
-    where its metadata says it lives. ``table``: a metadata file, or a :class:`~checker.find.Current`
-    that says why it is the table's current one."""
+    where its metadata says it lives; ``arriving``: directories a copy from a store is still
+    filling (a file missing there is waited for). ``table``: a metadata file, or a
+    :class:`~checker.find.Current` that says why it is the table's current one."""
     start = time.monotonic()
     current = table if isinstance(table, Current) else Current(table, "named directly")
     # the workers start now and import the kit while this process plans; one pool serves
@@ -173,7 +175,7 @@ def check_table(table: str | Current, progress: Callable[[int, int, Unit], None]
     own = LocalPool(workers) if mapper is None and workers > 1 else None
     try:
         return _check_table(current, start, progress, mapper or own, allowed_roots, metadata_only, workers, planned,
-                            relocate, ahead=own is not None)
+                            relocate, arriving=arriving, ahead=own is not None)
     finally:
         if own is not None:
             own.close()
@@ -182,8 +184,8 @@ def check_table(table: str | Current, progress: Callable[[int, int, Unit], None]
 def _check_table(current: Current, start: float, progress: Callable[[int, int, Unit], None] | None,
                  mapper: Mapper | None, allowed_roots: list[str] | None, metadata_only: bool, workers: int,
                  planned: Callable[[list[Unit]], None] | None, relocate: list[tuple[str, str]] | None, *,
-                 ahead: bool = False) -> TableResult:
-    run = CheckRun(current.path, allowed=allowed_roots, relocate=relocate)
+                 arriving: list[str] | None = None, ahead: bool = False) -> TableResult:
+    run = CheckRun(current.path, allowed=allowed_roots, relocate=relocate, arriving=arriving)
     # ``ahead``: the metadata unit needs no plan (on a long history its earlier metadata files
     # are most of its work): the pool runs it while this process plans
     early = plan_metadata(run)[0]

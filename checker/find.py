@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,14 +88,61 @@ def parse_relocate(given: list[str]) -> list[tuple[str, str]]:
 
 def absent(path: str) -> tuple[str, str] | None:
     """Why ``path`` cannot be read as a table file: (``files.missing``, "does not exist") or
-    (``files.not-regular``, "is a FIFO ..."); None for a regular file. Opens nothing."""
+    (``files.not-regular``, "is a FIFO ..."); None for a regular file. Opens nothing. A file
+    still on its way into a directory being filled (:func:`watch`) is waited for."""
     try:
         mode = os.stat(path).st_mode
     except (OSError, ValueError):
-        return "files.missing", "does not exist"
+        if not arrived(path):
+            return "files.missing", "does not exist"
+        try:
+            mode = os.stat(path).st_mode
+        except (OSError, ValueError):
+            return "files.missing", "does not exist"
     if not stat.S_ISREG(mode):
         return "files.not-regular", f"is {kind_of(mode)}, not a regular file; it is not read"
     return None
+
+
+# --- directories still being filled ---------------------------------------------------------------
+
+#: directories a copy from a store is filling while the check runs (:func:`watch`)
+_FILLING: set[str] = set()
+#: seconds between two looks at a file on its way
+_POLL_S = 0.005
+
+
+def filling_marker(directory: str) -> str:
+    """The file that exists beside ``directory`` while a copy is still filling it: a file under
+    it that is not there yet may still arrive. The copy removes it when it ends, done or failed."""
+    return directory.rstrip(os.sep) + ".arriving"
+
+
+def watch(directory: str) -> None:
+    """Note that files under ``directory`` may still arrive while its :func:`filling_marker`
+    exists (only directories the kit's own store copy fills are named here: a marker a table
+    holds of itself is never looked at)."""
+    _FILLING.add(os.path.normpath(os.path.abspath(directory)))
+
+
+def arrived(path: str) -> bool:
+    """Whether ``path``, not there when asked, is there after waiting for the copy filling its
+    directory (False at once when no copy is filling it)."""
+    if not _FILLING:
+        return False
+    try:
+        full = os.path.normpath(os.path.abspath(path))
+    except ValueError:
+        return False
+    for d in _FILLING:
+        if full.startswith(d + os.sep):
+            marker = filling_marker(d)
+            while not os.path.exists(full):
+                if not os.path.exists(marker):
+                    return os.path.exists(full)
+                time.sleep(_POLL_S)
+            return True
+    return False
 
 
 # --- the current metadata file of a table -------------------------------------------------------

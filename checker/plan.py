@@ -39,6 +39,9 @@ class Unit:
     roots: list[str] = field(default_factory=list)
     #: [old, new] prefixes of recorded paths moved (``--relocate``), as the run was given them
     relocate: list[list[str]] = field(default_factory=list)
+    #: directories a copy from a store is still filling while the unit runs (a file missing
+    #: there is waited for, see :func:`~checker.find.watch`)
+    arriving: list[str] = field(default_factory=list)
 
     def label(self) -> str:
         return f"{self.kind} {self.path}"
@@ -221,13 +224,14 @@ def plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
     for u in units:
         u.roots = list(run.roots.roots)
         u.relocate = moves
+        u.arriving = run.arriving
     return units
 
 
 def plan_metadata(run: CheckRun) -> list[Unit]:
     """The metadata unit alone (a table whose other files are not to be read)."""
     return [Unit("metadata", run.table, run.table, roots=list(run.roots.roots),
-                 relocate=[[old, new] for old, new in run.local.moves])]
+                 relocate=[[old, new] for old, new in run.local.moves], arriving=list(run.arriving))]
 
 
 def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:

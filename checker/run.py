@@ -16,7 +16,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, Iterator, TypeVar
 
-from iceberg_conformance.checker.find import absent, local_path, Locator, Roots, table_roots
+from iceberg_conformance.checker.find import absent, local_path, Locator, Roots, table_roots, watch
 from iceberg_conformance.reference.avro import SharedBlocks
 from iceberg_conformance.reference.findings import Finding
 from iceberg_conformance.reference.manifests import read_manifest, read_manifest_list
@@ -80,14 +80,20 @@ class CheckRun:
     """What one check run of the table whose metadata file is ``table`` knows.
 
     ``roots``: the directories files may be read under (``None``: the table's own, see
-    :func:`~checker.find.table_roots`; ``[]``: no confinement). ``columnar``: whether the
+    :func:`~checker.find.table_roots`; ``[]``: no confinement). ``arriving``: directories a copy
+    from a store is still filling (:func:`~checker.find.watch`). ``columnar``: whether the
     columnar screen of manifests runs (``None``: :func:`columnar_enabled`, small manifests read
     record by record; ``True``: every manifest screened)."""
 
     def __init__(self, table: str, roots: list[str] | None = None, *, allowed: list[str] | None = None,
-                 columnar: bool | None = None, relocate: list[tuple[str, str]] | list[list[str]] | None = None) -> None:
+                 columnar: bool | None = None, relocate: list[tuple[str, str]] | list[list[str]] | None = None,
+                 arriving: list[str] | None = None) -> None:
         #: recorded URI -> local path (None: not a local path), prefixes moved by ``relocate``
         self.local = Locator(relocate)
+        #: directories a store copy is still filling: a file missing there is waited for
+        self.arriving = list(arriving or [])
+        for d in self.arriving:
+            watch(d)
         self.table = local_path(table) or table
         doc, findings = load_metadata(self.table)
         #: the metadata document as parsed (any JSON value), and what loading it found

@@ -18,7 +18,7 @@ from typing import Any
 from iceberg_conformance.checker.check import check_table, TableResult
 from iceberg_conformance.checker.find import Current, find_current, local_path, newer_metadata
 from iceberg_conformance.checker.stores import (
-    findings_by_uri, is_store_uri, name_by_uri, remove, scheme_of, spool, Spooled, StoreError,
+    arrive, arrived, findings_by_uri, is_store_uri, name_by_uri, remove, scheme_of, spool, Spooled, StoreError,
 )
 
 
@@ -44,14 +44,14 @@ class Source:
 
 def _from_store(uri: str, why: str | None, metadata_only: bool, s3_endpoint: str | None, label: str) -> Source:
     try:
-        got = spool(uri, metadata_only=metadata_only, s3_endpoint=s3_endpoint)
+        got = spool(uri, metadata_only=metadata_only, s3_endpoint=s3_endpoint, later=True)
     except StoreError as e:
         raise SourceError(str(e)) from e
     except OSError as e:
         raise SourceError(f"{uri}: cannot be read ({e})") from e
     current = got.current
-    if why is not None:
-        current = Current(current.path, why, newer_metadata(current.path))
+    if why is not None:  # a catalog's pointer: the store's newer metadata files are its orphans
+        current = Current(current.path, why, got.newer)
     current = Current(current.path, name_by_uri(current.why, got), current.newer)
     return Source(label, current, got.relocate(), got)
 
@@ -140,11 +140,17 @@ def _from_catalog(catalog: str, name: str, metadata_only: bool, s3_endpoint: str
 def check_source(source: Source, *, relocate: list[tuple[str, str]] | None = None,
                  **kwargs: Any) -> TableResult:
     """:func:`~checker.check.check_table` of one source, its findings named as the user knows
-    the table. ``relocate``: the user's own moves, after the source's."""
-    result = check_table(source.current, relocate=source.relocate + list(relocate or []), **kwargs)
-    if source.spooled is None:
-        return result
+    the table. ``relocate``: the user's own moves, after the source's. SourceError when the
+    table's files stop arriving from its store."""
     s = source.spooled
+    if s is None:
+        return check_table(source.current, relocate=source.relocate + list(relocate or []), **kwargs)
+    # the data and delete files arrive while the metadata is checked
+    result = check_table(source.current, relocate=source.relocate + list(relocate or []), arriving=arrive(s), **kwargs)
+    try:
+        arrived(s)
+    except StoreError as e:
+        raise SourceError(f"{s.uri}: {e}") from e
     return dataclasses.replace(result, table=name_by_uri(result.table, s), findings=findings_by_uri(result.findings, s),
                                chosen=name_by_uri(result.chosen, s))
 

@@ -2,9 +2,12 @@
 ``pyarrow.fs``, the file-system layer PyIceberg's FileIO uses.
 
 A table named by a URI is read once into a local spool directory (metadata, and for a full check
-every file under the table's location; one listing, then many files fetched at once: :func:`_copy`), then
+every file under the table's location; one listing, then many files fetched at once: :func:`_copy`), and
 checked there as a table relocated from its URI (:class:`~checker.find.Locator`), so every rule
 runs unchanged and confinement keeps its meaning (the table's location, plus ``--allow-root``).
+The check begins once the metadata files (JSON) are there: manifest lists, manifests, then data
+and delete files go on arriving while it runs (:func:`arrive`), and a unit or planning step that
+reads one not there yet waits for it.
 Every finding is then named by the URI, not the spool path (:func:`name_by_uri`).
 
 Configuration is the file systems' own: for S3 the AWS environment (``AWS_ACCESS_KEY_ID``,
@@ -25,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 from urllib.parse import urlparse
 
-from iceberg_conformance.checker.find import Current, current_metadata, has_version
+from iceberg_conformance.checker.find import Current, current_metadata, filling_marker, has_version, newer_metadata
 from iceberg_conformance.reference.findings import Finding
 
 T = TypeVar("T")
@@ -110,6 +113,9 @@ class Spooled:
     #: how it was read: the S3 endpoint given, and whether the data and delete files were left out
     s3_endpoint: str | None = None
     metadata_only: bool = False
+    #: the store's metadata files of the same or a higher version than the one named directly
+    #: (:func:`~checker.find.newer_metadata` of the listing; the spool holds only those it reads)
+    newer: tuple[str, ...] = ()
 
     def relocate(self) -> list[tuple[str, str]]:
         """The recorded prefixes that are the spool directory: the URI in each spelling of its scheme."""
@@ -129,11 +135,13 @@ def _listing(fs: Any, path: str) -> list[Any]:
         raise StoreError(f"{path}: cannot list it ({e})") from e
 
 
-def spool(uri: str, *, metadata_only: bool = False, s3_endpoint: str | None = None) -> Spooled:
+def spool(uri: str, *, metadata_only: bool = False, s3_endpoint: str | None = None, later: bool = False) -> Spooled:
     """Read the table at ``uri`` (its directory, the one holding ``metadata/``; or one of its
     metadata files) into a new temporary directory (:func:`remove` deletes it): ``metadata/``
     always, everything else under the table's directory unless ``metadata_only``. StoreError when
-    it cannot be read or holds no table."""
+    it cannot be read or holds no table. ``later``: only the metadata files (JSON) now; the rest
+    (manifest lists and manifests, then data and delete files) is read by :func:`arrive`, while
+    the check runs."""
     import pyarrow.fs as pafs
 
     fs, path = filesystem(uri, s3_endpoint)
@@ -164,7 +172,18 @@ def spool(uri: str, *, metadata_only: bool = False, s3_endpoint: str | None = No
         json_names = [n for n in listed if ".metadata.json" in n]
         held = set(json_names) if all(map(has_version, json_names)) else set()
         os.makedirs(os.path.join(local_table, "metadata"))
-        _copy(fs, [i for i in files if not (i.path.startswith(meta) and i.path[len(meta):] in held)], path, local_table)
+        now = [i for i in files if not (i.path.startswith(meta) and i.path[len(meta):] in held)]
+        if later:
+            # the check needs the metadata files (JSON) and version-hint.text before it begins;
+            # it reads the rest as it goes: manifest lists and manifests first, then the data
+            def first(i: Any) -> bool:
+                name = i.path[len(meta):] if i.path.startswith(meta) else "/"
+                return "/" not in name and (".metadata.json" in name or name == "version-hint.text")
+            rest = sorted((i for i in now if not first(i)), key=lambda i: not i.path.startswith(meta))
+            if rest:
+                _FILLERS[local_table] = _Filler(fs, _jobs(rest, path, local_table), local_table)
+            now = [i for i in now if first(i)]
+        _copy(fs, now, path, local_table)
         if named_file is not None:
             current = Current(os.path.join(local_table, "metadata", named_file), "named directly")
         else:
@@ -178,12 +197,15 @@ def spool(uri: str, *, metadata_only: bool = False, s3_endpoint: str | None = No
             _copy(fs, [i for i in files if i.path.startswith(meta) and i.path[len(meta):] in wanted], path,
                   local_table)
     except OSError as e:
+        _FILLERS.pop(os.path.join(directory, "table"), None)
         shutil.rmtree(directory, ignore_errors=True)
         raise StoreError(f"{uri}: reading the table from the store failed ({e})") from e
     except BaseException:  # nothing is left behind, whatever stopped the copy
+        _FILLERS.pop(os.path.join(directory, "table"), None)
         shutil.rmtree(directory, ignore_errors=True)
         raise
-    return Spooled(uri, local_table, current, s3_endpoint, metadata_only)
+    newer = newer_metadata(current.path, listed) if named_file is not None else ()
+    return Spooled(uri, local_table, current, s3_endpoint, metadata_only, newer)
 
 
 def spooled_here(spooled: Spooled) -> None:
@@ -255,12 +277,10 @@ COPY_THREADS = 16
 COPY_CHUNK = 8 << 20
 
 
-def _copy(fs: Any, files: list[Any], source: str, target: str) -> None:
-    """The listed ``files`` (under ``source``) into ``target`` at the same relative paths,
-    :data:`COPY_THREADS` at a time. A name that would land outside ``target`` (a key holding
-    ``..``) is refused."""
-    from concurrent.futures import ThreadPoolExecutor
-
+def _jobs(files: list[Any], source: str, target: str) -> list[tuple[str, str]]:
+    """(store path, local path) of the listed ``files`` (under ``source``) at the same relative
+    paths under ``target``, their directories made. A name that would land outside ``target``
+    (a key holding ``..``) is refused."""
     root = os.path.realpath(target)
     jobs = []
     for info in files:
@@ -271,24 +291,120 @@ def _copy(fs: Any, files: list[Any], source: str, target: str) -> None:
         jobs.append((info.path, local))
     for d in sorted({os.path.dirname(local) for _, local in jobs}):
         os.makedirs(d, exist_ok=True)
+    return jobs
 
-    def fetch(job: tuple[str, str]) -> None:
-        # one ranged request per COPY_CHUNK bytes (a stream's reads would ask once per megabyte)
-        with fs.open_input_file(job[0]) as src, open(job[1], "xb") as out:
-            size, at = src.size(), 0
-            while at < size:
-                out.write(src.read_at(min(COPY_CHUNK, size - at), at))
-                at += COPY_CHUNK
+
+def _fetch(fs: Any, job: tuple[str, str], partial: str | None = None) -> None:
+    """Copy one file (store path, local path); with ``partial`` (a directory on the same file
+    system) it is written there and appears in its place whole."""
+    target = job[1] if partial is None else tempfile.mkstemp(dir=partial)[1]
+    # one ranged request per COPY_CHUNK bytes (a stream's reads would ask once per megabyte)
+    with fs.open_input_file(job[0]) as src, open(target, "xb" if partial is None else "wb") as out:
+        size, at = src.size(), 0
+        while at < size:
+            out.write(src.read_at(min(COPY_CHUNK, size - at), at))
+            at += COPY_CHUNK
+    if partial is not None:
+        os.replace(target, job[1])
+
+
+def _copy(fs: Any, files: list[Any], source: str, target: str) -> None:
+    """The listed ``files`` (under ``source``) into ``target`` at the same relative paths
+    (:func:`_jobs`), :data:`COPY_THREADS` at a time."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    jobs = _jobs(files, source, target)
     pool = ThreadPoolExecutor(max_workers=COPY_THREADS)
     try:
-        for _ in pool.map(fetch, jobs):
+        for _ in pool.map(lambda job: _fetch(fs, job), jobs):
             pass
     finally:  # the first failure ends the copy: the files not yet begun are not fetched
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+class _Filler:
+    """The files of a spool left for later (:func:`spool` with ``later``), copied in the
+    background once started, :data:`COPY_THREADS` at a time, each appearing whole. While it
+    runs, :func:`~checker.find.filling_marker` of the directory exists; a check that finds a
+    file missing there waits for it (:func:`~checker.find.watch`)."""
+
+    def __init__(self, fs: Any, jobs: list[tuple[str, str]], directory: str) -> None:
+        self.fs, self.jobs, self.directory = fs, jobs, directory
+        self.error: BaseException | None = None
+        self.stopped = False
+        self._thread: Any = None
+
+    def start(self) -> None:
+        import threading
+
+        open(filling_marker(self.directory), "x").close()
+        self._thread = threading.Thread(target=self._run, name="iceberg-conformance-copy", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+
+        partial = os.path.join(os.path.dirname(self.directory), "partial")
+        pool = ThreadPoolExecutor(max_workers=COPY_THREADS)
+        try:
+            os.makedirs(partial, exist_ok=True)
+            futures = [pool.submit(self._one, job, partial) for job in self.jobs]
+            wait(futures, return_when=FIRST_EXCEPTION)
+            self.error = next((f.exception() for f in futures if f.done() and not f.cancelled() and f.exception()),
+                              None)
+        except BaseException as e:  # noqa: BLE001 - said by join()
+            self.error = e
+        finally:  # the first failure (or a stop) ends the copy: the files not yet begun are not fetched
+            pool.shutdown(wait=True, cancel_futures=True)
+            try:
+                os.remove(filling_marker(self.directory))
+            except OSError:
+                pass
+
+    def _one(self, job: tuple[str, str], partial: str) -> None:
+        if not self.stopped:
+            _fetch(self.fs, job, partial)
+
+    def join(self) -> None:
+        """Wait for the copy to end; StoreError when it failed."""
+        if self._thread is not None:
+            self._thread.join()
+        if self.error is not None and not self.stopped:
+            raise StoreError(f"reading the table's files from the store failed ({self.error})") from self.error
+
+
+#: spool directory -> its files left for later (:func:`spool` with ``later``)
+_FILLERS: dict[str, _Filler] = {}
+
+
+def arrive(spooled: Spooled) -> list[str]:
+    """Begin copying the files :func:`spool` left for later, in the background; the directories
+    they arrive in (for :func:`~checker.check.check_table`'s ``arriving``), none when nothing
+    was left. :func:`arrived` waits for the copy to end."""
+    filler = _FILLERS.get(spooled.directory)
+    if filler is None or filler._thread is not None:
+        return []
+    filler.start()
+    return [spooled.directory]
+
+
+def arrived(spooled: Spooled) -> None:
+    """Wait until every file of ``spooled`` has arrived; StoreError when the copy failed (the
+    check of what did arrive says nothing then)."""
+    filler = _FILLERS.pop(spooled.directory, None)
+    if filler is not None:
+        if filler._thread is None:
+            filler.start()
+        filler.join()
+
+
 def remove(spooled: Spooled) -> None:
-    """Delete the spool directory."""
+    """Delete the spool directory (a copy still filling it is stopped first)."""
+    filler = _FILLERS.pop(spooled.directory, None)
+    if filler is not None:
+        filler.stopped = True
+        if filler._thread is not None:
+            filler._thread.join()
     shutil.rmtree(os.path.dirname(spooled.directory), ignore_errors=True)
 
 

@@ -284,6 +284,10 @@ def _check_sources(args: argparse.Namespace, tables: list[Source], relocate: lis
             else:
                 results.append(check_source(t, progress=bar.tick, metadata_only=args.metadata_only,
                                             workers=max(1, args.workers), **options))
+        except SourceError as e:  # a store that stopped answering while the check ran
+            bar.close()
+            print(f"iceberg-conformance check: {e}", file=sys.stderr)
+            return 2
         finally:
             bar.close()
     unreadable = [r for r in results if any(f.rule in UNREADABLE and f.file == r.table for f in r.findings)

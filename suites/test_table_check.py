@@ -25,7 +25,7 @@ from iceberg_conformance.checker.plan import Unit, plan_units
 from iceberg_conformance.checker.check import check_table, run_unit
 
 from iceberg_conformance.checker.find import find_tables, parse_relocate
-from iceberg_conformance.checker.sources import check_source, Source
+from iceberg_conformance.checker.sources import check_source, Source, SourceError
 from iceberg_conformance.reference.findings import Finding
 from iceberg_conformance.suites.golden import small_tables as small
 from iceberg_conformance.suites.harness.tables_plugin import format_findings
@@ -37,8 +37,11 @@ pytestmark = pytest.mark.area("table-check")
 
 def test_table_conforms(iceberg_table: Source, request: pytest.FixtureRequest) -> None:
     levels = ("error",) if request.config.getoption("table_fail_on") == "error" else ("error", "warning")
-    result = check_source(iceberg_table, relocate=parse_relocate(request.config.getoption("table_relocate")),
-                          metadata_only=request.config.getoption("table_metadata_only"))
+    try:
+        result = check_source(iceberg_table, relocate=parse_relocate(request.config.getoption("table_relocate")),
+                              metadata_only=request.config.getoption("table_metadata_only"))
+    except SourceError as e:  # a store that stopped answering while the check ran
+        pytest.fail(f"{iceberg_table.label}: {e}", pytrace=False)
     bad = [f for f in result.findings if f.severity in levels]
     name = f"{iceberg_table.label} ({iceberg_table.current.why})" if iceberg_table.label != result.table else result.table
     if bad:

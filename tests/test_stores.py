@@ -129,6 +129,38 @@ def test_an_orphan_beside_the_catalogs_pointer_is_reported(tmp_path: Path, monke
         resolve("nope", catalog="t")
 
 
+def test_an_orphan_beside_the_catalogs_pointer_in_a_store_is_reported(s3_endpoint: str,
+                                                                     s3_bucket: Callable[[str], None],
+                                                                     tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same for a table in a store: the orphan is in the store's listing, not in the local
+    copy (the check reads only the metadata files it checks)."""
+    import pyarrow.fs as pafs
+
+    s3_bucket("orphans")
+    props = {"s3.endpoint": s3_endpoint, "s3.access-key-id": "testing", "s3.secret-access-key": "testing",
+             "s3.region": "us-east-1"}
+    t = _write("s3://orphans", tmp_path / "cat", **props)
+    pointer = str(t.metadata_location)
+    orphan = pointer.rsplit("/", 1)[0] + "/00004-0b8e4c2e-6a38-4d53-9c55-3e0c0f6e8a11.metadata.json"
+    fs = pafs.S3FileSystem(endpoint_override=s3_endpoint.split("://")[1], scheme="http", access_key="testing",
+                           secret_key="testing", region="us-east-1")
+    fs.copy_file(pointer[len("s3://"):], orphan[len("s3://"):])
+    monkeypatch.setenv("PYICEBERG_CATALOG__T__URI", f"sqlite:///{tmp_path}/cat/catalog.db")
+    monkeypatch.setenv("PYICEBERG_CATALOG__T__TYPE", "sql")
+    monkeypatch.setenv("PYICEBERG_CATALOG__T__WAREHOUSE", "s3://orphans")
+    for k, v in props.items():
+        monkeypatch.setenv(f"PYICEBERG_CATALOG__T__{k.upper().replace('.', '__').replace('-', '_')}", v)
+    (src,) = resolve("db.events", catalog="t", metadata_only=True)
+    try:
+        result = check_source(src, metadata_only=True)
+    finally:
+        src.close()
+    assert result.table == pointer and result.chosen == "catalog t points at it for db.events"
+    newer = [f for f in result.findings if f.rule == "metadata.newer-metadata-files"]
+    assert len(newer) == 1 and orphan in newer[0].message, result.findings
+
+
 def _write_second(tmp_path: Path) -> None:
     import pyarrow as pa
     from pyiceberg.catalog.sql import SqlCatalog
@@ -421,3 +453,114 @@ def test_a_store_that_does_not_answer_is_said_so_within_the_timeout(monkeypatch:
         stores.spool("gs://no-such-bucket/db/table")
     assert time.monotonic() - start < 60
 
+
+# --- the check begins before the data files have arrived ---------------------------------------------
+
+def _slow_data(monkeypatch: pytest.MonkeyPatch, delay: float, fail: str | None = None, workers: int = 1,
+               manifests: bool = False) -> list[str]:
+    """Make the copy of every file not under metadata/ (with ``manifests``: every file but the
+    metadata files, JSON) take ``delay`` seconds (and raise for a name ending with ``fail``),
+    counted from when the check's ``workers`` pool processes have started (with more than one);
+    the names fetched, in order."""
+    import multiprocessing
+    import time
+
+    from iceberg_conformance.checker import stores
+
+    fetched: list[str] = []
+    real = stores._fetch
+
+    def slow(fs: Any, job: tuple[str, str], partial: str | None = None) -> None:
+        if "/metadata/" not in job[0] or (manifests and ".metadata.json" not in job[0]):
+            while workers > 1 and len(multiprocessing.active_children()) < workers:
+                time.sleep(0.01)
+            time.sleep(delay)
+            if fail is not None and job[0].endswith(fail):
+                raise OSError("the connection was reset")
+        fetched.append(job[0])
+        real(fs, job, partial)
+    monkeypatch.setattr(stores, "_fetch", slow)
+    return fetched
+
+
+def _upload(table: str, s3_endpoint: str, bucket: str, skip: str | None = None) -> str:
+    """The table directory uploaded as it is (without a file named ``skip``); its URI."""
+    import pyarrow.fs as pafs
+
+    fs = pafs.S3FileSystem(endpoint_override=s3_endpoint.split("://")[1], scheme="http", access_key="testing",
+                           secret_key="testing", region="us-east-1", allow_bucket_creation=True)
+    fs.create_dir(bucket)
+    for f in sorted(Path(table).rglob("*")):
+        if f.is_file() and f.name != skip:
+            with fs.open_output_stream(f"{bucket}/events/{f.relative_to(table)}") as out:
+                out.write(f.read_bytes())
+    return f"s3://{bucket}/events"
+
+
+@pytest.mark.parametrize("workers,manifests", [(1, False), (2, False), (1, True)])
+def test_files_still_arriving_are_waited_for(s3_endpoint: str, table: str, monkeypatch: pytest.MonkeyPatch,
+                                             workers: int, manifests: bool) -> None:
+    """A table read from a store is checked once its metadata files (JSON) are there; its
+    manifest lists, manifests and data files arrive while the check runs (here each data file,
+    or each file but the JSON ones, takes 0.3 s, or 3 s once the pool has started). Planning and
+    units that read a file not there yet wait for it, in this process and in the pool's: the
+    findings are those of the table on disk."""
+    from iceberg_conformance.checker import stores
+
+    expected = check_table(find_current(table)[0])
+    uri = _upload(table, s3_endpoint, f"arriving{workers}{'m' if manifests else ''}")
+    fetched = _slow_data(monkeypatch, 0.3 if workers == 1 else 3.0, workers=workers, manifests=manifests)
+    (src,) = resolve(uri, s3_endpoint=s3_endpoint)
+    try:
+        spooled = src.spooled
+        assert spooled is not None
+        assert not list(Path(spooled.directory, "data").rglob("*.parquet")), "data files read before the check"
+        assert not list(Path(spooled.directory, "metadata").glob("*.avro")), "manifests read before the check"
+        got = check_source(src, relocate=[(table, uri)], workers=workers)
+        assert not os.path.exists(spooled.directory + ".arriving")
+    finally:
+        src.close()
+    assert len([p for p in fetched if "/data/" in p]) == 3
+    assert _shape(got.findings, uri) == _shape(expected.findings, table)
+    assert got.units == expected.units
+    assert not [f for f in got.findings if f.severity == "error"], got.findings
+    assert stores._FILLERS == {}
+
+
+def test_a_data_file_the_store_lacks_is_missing_not_awaited(s3_endpoint: str, table: str,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A data file the manifests list but the store does not hold is reported missing, as on
+    disk, while the other data files are still arriving."""
+    victim = sorted(Path(table, "data").rglob("*.parquet"))[0].name
+    uri = _upload(table, s3_endpoint, "lacking", skip=victim)
+    _slow_data(monkeypatch, 0.3)
+    (src,) = resolve(uri, s3_endpoint=s3_endpoint)
+    try:
+        got = check_source(src, relocate=[(table, uri)])
+    finally:
+        src.close()
+    missing = [f for f in got.findings if f.rule == "files.missing"]
+    assert len(missing) == 1 and victim in missing[0].message, got.findings
+
+
+def test_a_copy_that_fails_while_the_check_runs_is_said_so(s3_endpoint: str, table: str, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A data file that cannot be read from the store midway: the check does not report the
+    files that never arrived as missing; it says the store failed, naming the table's URI.
+    Nothing is left behind."""
+    import tempfile
+
+    name = sorted(Path(table, "data").rglob("*.parquet"))[1].name
+    uri = _upload(table, s3_endpoint, "failing")
+    spools = tmp_path / "spools"
+    spools.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spools))
+    _slow_data(monkeypatch, 0.05, fail=name)
+    (src,) = resolve(uri, s3_endpoint=s3_endpoint)
+    try:
+        with pytest.raises(SourceError, match=f"{uri}: reading the table's files from the store failed "
+                                              r"\(the connection was reset\)"):
+            check_source(src, relocate=[(table, uri)])
+    finally:
+        src.close()
+    assert list(spools.iterdir()) == []
