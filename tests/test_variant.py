@@ -324,3 +324,117 @@ def test_an_array_of_integers_true_and_null_has_the_spec_bytes() -> None:
     metadata, encoded = v.encode(v.from_python([300, 70000, 2**40, True, None]))
     assert encoded.hex() == value
     assert v.decode(metadata, bytes.fromhex(value)) == v.from_python([300, 70000, 2**40, True, None])
+
+
+# An object's field ids (and offsets) must be "listed in the order of the corresponding field
+# names, sorted lexicographically (using unsigned byte ordering for UTF-8)" (VariantEncoding.md,
+# Object field ID order and uniqueness); its values may be in any order.
+SORTED_AB = "11" "02" "00" "01" "02" "61" "62"     # ["a", "b"], sorted_strings set
+UNSORTED_BA = "01" "02" "00" "01" "02" "62" "61"   # ["b", "a"], sorted_strings clear (no promise)
+
+
+@pytest.mark.parametrize("meta, value, problem", [
+    # header 0x02 (object, 1-byte ids and offsets), 2 fields, ids 0 1 ("a", "b"), offsets 0 2 4,
+    # int8 1 (0c 01) and int8 2 (0c 02)
+    (SORTED_AB, "02" "02" "0001" "000204" "0c01" "0c02", None),
+    # values in the other order, ids still "a", "b": offsets 2 0 4 -- allowed
+    (SORTED_AB, "02" "02" "0001" "020004" "0c02" "0c01", None),
+    # ids 1 0: "b" listed before "a"
+    (SORTED_AB, "02" "02" "0100" "020004" "0c01" "0c02", "lists field 'b' (id 1) before 'a' (id 0)"),
+    # over ["b", "a"] increasing ids 0 1 name "b" then "a" (what DuckDB 1.5.5 writes): the order is
+    # of the names, not of the ids
+    (UNSORTED_BA, "02" "02" "0001" "000204" "0c01" "0c02", "lists field 'b' (id 0) before 'a' (id 1)"),
+    (UNSORTED_BA, "02" "02" "0100" "020004" "0c01" "0c02", None),
+    # an array (03, 1 element, offsets 0 11) holding the misordered object: nested objects count
+    (SORTED_AB, "03" "01" "000b" "02" "02" "0100" "020004" "0c01" "0c02", "'b' (id 1) before 'a' (id 0)"),
+])
+def test_field_ids_follow_the_order_of_their_names(meta: str, value: str, problem: str | None) -> None:
+    found: list[str] = []
+    keys, _ = v.decode_metadata(bytes.fromhex(meta))
+    got, _end = v.decode_value(keys, bytes.fromhex(value), misordered=found)
+    assert got  # the value decodes either way: no lookup relies on the order
+    assert found == [] if problem is None else problem in found[0]
+
+
+def test_the_encoder_lists_field_ids_in_the_order_of_the_names() -> None:
+    # the spec's example {"c": 3, "b": 2, "a": 1}: "The field_id list must be [<id for key "a">,
+    # <id for key "b">, <id for key "c">]" -- ids 0 1 2 of the sorted dictionary, offsets 0 2 4 6
+    metadata, value = v.encode(v.from_python({"c": 3, "b": 2, "a": 1}))
+    assert metadata.hex() == "11" "03" "00010203" "616263"
+    assert value.hex() == "02" "03" "000102" "00020406" "0c01" "0c02" "0c03"
+    assert v.field_order_problem(metadata + value) is None
+    descending = v.encode_value(v.from_python({"c": 3, "b": 2, "a": 1}), {"a": 0, "b": 1, "c": 2}, descending=True)
+    assert descending.hex() == "02" "03" "020100" "00020406" "0c03" "0c02" "0c01"
+    assert "'c' (id 2) before 'b' (id 1)" in (v.field_order_problem(metadata + descending) or "")
+
+
+def test_the_checker_reports_misordered_field_ids_once_per_column() -> None:
+    import pyarrow as pa
+
+    meta = bytes.fromhex(SORTED_AB)
+    good, bad = bytes.fromhex("02" "02" "0001" "000204" "0c01" "0c02"), bytes.fromhex("02" "02" "0100" "020004" "0c01" "0c02")
+    s = VariantStats()
+    for values in ([good, good], [good, bad]):  # the second chunk's second row: row 3 of the column
+        accumulate_variant(s, pa.StructArray.from_arrays([pa.array([meta] * 2, pa.binary()),
+                                                          pa.array(values, pa.binary())], ["metadata", "value"]))
+    assert s.undecodable is None and s.unsorted is None
+    assert s.misordered is not None and s.misordered[0] == 3 and "'b' (id 1) before 'a' (id 0)" in s.misordered[1]
+    # a shredded field's value is read too: row {"o": {"a": 1, "b": 2}}, "o" a shredded field
+    # whose value holds the object (dictionary ["a", "b", "o"])
+    shredded = pa.struct([pa.field("metadata", pa.binary(), nullable=False), pa.field("value", pa.binary()),
+                          pa.field("typed_value", pa.struct([pa.field("o", pa.struct([pa.field("value", pa.binary())]),
+                                                                      nullable=False)]))])
+    meta3 = v.encode_metadata(["a", "b", "o"])
+    for value, misordered in ((good, None), (bad, 0)):
+        s = VariantStats()
+        accumulate_variant(s, pa.array([{"metadata": meta3, "value": None, "typed_value": {"o": {"value": value}}}],
+                                       shredded))
+        assert s.undecodable is None and (s.misordered and s.misordered[0]) == misordered
+
+
+def test_a_variant_bound_whose_object_lists_fields_out_of_order_is_reported() -> None:
+    columns = bound_columns({2: NestedField(2, "v", VariantType(), False)})
+    keys = ["$['a']", "$['b']"]
+    meta = bytes([0x11, 2, 0, 6, 12]) + "".join(keys).encode()  # sorted, bit set
+    # field ids 1 0: "$['b']" listed before "$['a']"
+    bound = meta + bytes.fromhex("02" "02" "0100" "020004" "0c01" "0c02")
+    assert v.bounds_from_bytes(bound) == {"$['a']": v.Primitive("int8", 1), "$['b']": v.Primitive("int8", 2)}
+    df = {"lower_bounds": {"2": bound.hex()}, "upper_bounds": {"2": bound.hex()}}
+    found = check_bounds([{"data_file": df}], columns, "m.avro")
+    assert sorted((f.rule, f.location) for f in found.get(0, [])) == [
+        ("parquet.variant-object-field-order", "entries[0].lower_bounds[2]"),
+        ("parquet.variant-object-field-order", "entries[0].upper_bounds[2]")]
+    good = v.bounds_to_bytes({"$['b']": v.Primitive("int8", 2), "$['a']": v.Primitive("int8", 1)}).hex()
+    assert check_bounds([{"data_file": {"lower_bounds": {"2": good}, "upper_bounds": {"2": good}}}], columns,
+                        "m.avro") == {}
+
+
+def test_the_kit_reports_the_field_order_duckdb_writes(tmp_path: Path) -> None:
+    """DuckDB's Parquet Variant writer lists an object's field ids in the order it meets the keys
+    (record duckdb-variant-object-field-order; 1.5.5 has it): the checker reports the file it
+    writes (and none from a DuckDB that orders them); the values still decode. A scalar row beside
+    the object keeps DuckDB from shredding the object, so it is encoded in value."""
+    import pyarrow.parquet as pq
+
+    con, version = _duckdb_with_variant()
+    out = tmp_path / "v.parquet"
+    con.sql(f"""COPY (SELECT * FROM (VALUES ('{{"b":1,"a":2}}'::JSON::VARIANT), ('1'::JSON::VARIANT)) t(v))
+                TO '{out}' (FORMAT parquet)""")
+    col = pq.read_table(out).column("v")
+    row = col.chunks[0][0].as_py()
+    assert row["value"] is not None and row["value"][0] & 0x3 == 2, f"duckdb {version} shredded the object: {row}"
+    keys = v.decode_metadata(row["metadata"])[0]
+    count = row["value"][1]  # 1-byte num_elements, then 1-byte field ids (header 0x02)
+    names = [keys[i] for i in row["value"][2:2 + count]]
+    broken = names != sorted(names, key=lambda k: k.encode("utf-8"))
+    assert broken or version != "1.5.5", f"duckdb {version} wrote {row['value'].hex()}: update the record"
+    s = VariantStats()
+    for chunk in col.chunks:
+        accumulate_variant(s, chunk)
+    assert s.undecodable is None
+    if broken:
+        assert s.misordered is not None and s.misordered[0] == 0, f"duckdb {version}: {row['value'].hex()}"
+    else:
+        assert s.misordered is None, f"duckdb {version}: {row['value'].hex()}"
+    got = [x for chunk in col.chunks for x in v.unshred(chunk)]
+    assert got[0] == {"a": v.Primitive("int64", 2), "b": v.Primitive("int64", 1)}

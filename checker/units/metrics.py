@@ -360,6 +360,8 @@ class VariantStats:
     #: rows read so far; the first row whose metadata breaks its sorted_strings bit, and why
     rows: int = 0
     unsorted: tuple[int, str] | None = None
+    #: the first row holding an object whose field ids are not in the order of their names, and why
+    misordered: tuple[int, str] | None = None
 
 
 def accumulate_variant(stats: VariantStats, arr: Any) -> None:
@@ -369,8 +371,9 @@ def accumulate_variant(stats: VariantStats, arr: Any) -> None:
     first, stats.rows = stats.rows, stats.rows + len(arr)
     if stats.unsorted is None:
         stats.unsorted = unsorted_metadata(arr, first)
+    misordered: list[tuple[int, str]] | None = [] if stats.misordered is None else None
     try:
-        rows = unshred(arr)
+        rows = unshred(arr, misordered)
     except SpecViolation as e:
         stats.undecodable = e.detail
         return
@@ -379,6 +382,9 @@ def accumulate_variant(stats: VariantStats, arr: Any) -> None:
         # findings stand ("Untrusted tables: the checker never crashes, never hangs")
         stats.undecodable = f"{type(e).__name__}: {e}"
         return
+    if misordered:
+        row, why = misordered[0]
+        stats.misordered = (first + row, why)
     for r in rows:
         if r is None:
             continue
