@@ -37,10 +37,11 @@ What the reference does where the text leaves room:
 from __future__ import annotations
 
 import datetime
+import functools
 import re
 import struct
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Union
 
@@ -513,6 +514,58 @@ def order_key(p: Primitive) -> Any:
     return p.value
 
 
+#: the least and greatest value of one order class: (order key, value) of each
+Range = tuple[Any, Primitive, Any, Primitive]
+
+
+@dataclass
+class PathValues:
+    """What the values of a variant column hold at each normalized path (:func:`values_by_path`;
+    nulls left out): their Variant types, each order class's least and greatest value, and whether
+    a value there is not ordered (NaN). One account for the writer's bounds
+    (:func:`column_bounds`) and the checker's comparison of bounds with the data."""
+
+    #: path -> the Variant types of the values there ("object" where an object is found)
+    types: dict[str, set[str]] = field(default_factory=dict)
+    #: path -> order class (:func:`order_class`) -> least and greatest value
+    ranges: dict[str, dict[str, Range]] = field(default_factory=dict)
+    #: paths where a value is not ordered (NaN)
+    unordered: set[str] = field(default_factory=set)
+
+    def add(self, v: Variant) -> None:
+        """Add the values of one row (not None)."""
+        objects: set[str] = set()
+        for path, values in values_by_path(v, "$", None, objects).items():
+            self.types.setdefault(path, set()).update(p.type for p in values)
+            by_class = self.ranges.setdefault(path, {})
+            for p in values:
+                cls, key = order_class(p), order_key(p)
+                if cls is None or key is None:
+                    self.unordered.add(path)
+                    continue
+                old = by_class.get(cls)
+                if old is None:
+                    by_class[cls] = (key, p, key, p)
+                    continue
+                lo_key, lo, hi_key, hi = old
+                if key < lo_key:
+                    lo_key, lo = key, p
+                if key > hi_key:
+                    hi_key, hi = key, p
+                by_class[cls] = (lo_key, lo, hi_key, hi)
+        for path in objects:
+            self.types.setdefault(path, set()).add("object")
+
+    def mixed(self, path: str) -> list[str]:
+        """The Variant types at ``path`` when they are mixed, else []: "Bounds must not be written
+        to describe values with mixed Variant types (other than null)." A Variant type is a
+        physical type of VariantEncoding.md's table (int8 and int16 are two, a short and a long
+        string one), the reading of "upper and lower bounds must have the same Variant type" the
+        kit holds bounds to (``manifests.variant-bound-type``); an object is a type of its own."""
+        types = self.types.get(path, set())
+        return sorted(types) if len(types) > 1 else []
+
+
 # --- bounds -------------------------------------------------------------------------------------
 
 def bounds_to_bytes(bounds: dict[str, Primitive]) -> bytes:
@@ -586,17 +639,34 @@ def truncate_lower(p: Primitive, length: int) -> Primitive:
 
 # --- shredded Parquet columns (as Arrow reads and writes them) ------------------------------------
 
-#: Arrow type of a shredded ``typed_value`` -> the Variant type of its values
-def _variant_type_of(t: Any) -> str:
+#: Variant primitive type <-> the Arrow type (the name of its pyarrow factory) of a shredded
+#: ``typed_value`` of that type, for the types whose Arrow type has no parameter (VariantShredding.md,
+#: "Shredded Value Types"). The writer shreds the fields of these types (:func:`shred`); the reader
+#: maps them back (:func:`_variant_type_of`, which also reads large strings and binary, dates,
+#: decimals, timestamps, time and uuid).
+_ARROW_OF = {"boolean": "bool_", "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64",
+             "double": "float64", "float": "float32", "string": "string", "binary": "binary"}
+
+
+@functools.lru_cache(maxsize=1)
+def _variant_of_arrow() -> dict[Any, str]:
+    """:data:`_ARROW_OF` the other way: Arrow type -> Variant type."""
     import pyarrow as pa
 
-    simple = [(pa.types.is_boolean, "boolean"), (pa.types.is_int8, "int8"), (pa.types.is_int16, "int16"),
-              (pa.types.is_int32, "int32"), (pa.types.is_int64, "int64"), (pa.types.is_float32, "float"),
-              (pa.types.is_float64, "double"), (pa.types.is_string, "string"), (pa.types.is_large_string, "string"),
-              (pa.types.is_binary, "binary"), (pa.types.is_large_binary, "binary"), (pa.types.is_date32, "date")]
-    for test, name in simple:
-        if test(t):
-            return name
+    return {getattr(pa, factory)(): name for name, factory in _ARROW_OF.items()}
+
+
+def _variant_type_of(t: Any) -> str:
+    """The Variant type of the values of a shredded ``typed_value`` of Arrow type ``t``."""
+    import pyarrow as pa
+
+    name = _variant_of_arrow().get(t)
+    if name is not None:
+        return name
+    if pa.types.is_large_string(t) or pa.types.is_large_binary(t):
+        return "string" if pa.types.is_large_string(t) else "binary"
+    if pa.types.is_date32(t):
+        return "date"
     if pa.types.is_decimal(t):
         return "decimal4" if t.precision <= 9 else "decimal8" if t.precision <= 18 else "decimal16"
     if pa.types.is_timestamp(t):
@@ -738,10 +808,6 @@ def unshred(arr: Any, misordered: list[tuple[int, str]] | None = None) -> list[V
     return out
 
 
-_ARROW_OF = {"boolean": "bool_", "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64",
-             "double": "float64", "float": "float32", "string": "string", "binary": "binary"}
-
-
 def shred(rows: list[Variant | None]) -> tuple[Any, Any]:
     """An Arrow struct array (and its type) of ``rows`` as a shredded variant column: ``metadata``,
     ``value``, and ``typed_value`` with each field of the top-level objects whose values (where
@@ -786,21 +852,20 @@ def shred(rows: list[Variant | None]) -> tuple[Any, Any]:
 def column_bounds(rows: list[Variant | None], truncate: int | None = 16
                   ) -> tuple[dict[str, Primitive], dict[str, Primitive]]:
     """Lower and upper bounds by normalized path of ``rows`` ("Bounds for Variant"): for each path
-    whose non-null values all have one Variant type (no NaN, no object at that path: "Bounds must
-    not be written to describe values with mixed Variant types"), the least and greatest value;
+    whose non-null values all have one Variant type (:meth:`PathValues.mixed`; no NaN), the least
+    and greatest value;
     strings and binary cut to ``truncate`` code points or bytes (the upper bound rounded up, see
     :func:`truncate_upper`; a path whose upper bound cannot be rounded up has no bounds)."""
-    by_path: dict[str, list[Primitive]] = {}
-    objects: set[str] = set()
+    seen = PathValues()
     for r in rows:
         if r is not None:
-            values_by_path(r, "$", by_path, objects)
+            seen.add(r)
     lower: dict[str, Primitive] = {}
     upper: dict[str, Primitive] = {}
-    for path, vals in by_path.items():
-        if path in objects or len({v.type for v in vals}) != 1 or any(order_key(v) is None for v in vals):
+    for path, by_class in seen.ranges.items():
+        if seen.mixed(path) or path in seen.unordered or len(by_class) != 1:
             continue
-        lo, hi = min(vals, key=order_key), max(vals, key=order_key)
+        ((_, lo, _, hi),) = by_class.values()
         up = truncate_upper(hi, truncate) if truncate is not None else hi
         if up is None:
             continue

@@ -181,6 +181,27 @@ def test_bounds_of_a_path_with_mixed_types_are_reported() -> None:
         ("data.variant-bound-mixed-types", "lower_bounds/2/$['measurement']")]
 
 
+def test_two_physical_types_of_one_class_are_mixed_for_the_writer_and_the_checker() -> None:
+    # int8 1 and int16 300 at $['n'] (from_python: the narrowest integer type): two Variant types of
+    # VariantEncoding.md's table, ordered as numbers together; bounds of "the same Variant type"
+    # (int16 1 and int16 300, as a writer widening them would write) still describe mixed types
+    rows = [{"n": 1}, {"n": 300}, {"n": None}]
+    lower, upper = v.column_bounds([v.from_python(r) for r in rows])
+    assert "$['n']" not in lower and "$['n']" not in upper
+    df = {which: {"2": v.bounds_to_bytes({"$['n']": v.Primitive("int16", n)}).hex()}
+          for which, n in (("lower_bounds", 1), ("upper_bounds", 300))}
+    assert _findings(df, _stats(rows)) == [("data.variant-bound-mixed-types", "lower_bounds/2/$['n']")]
+    assert _findings(df, _stats([{"n": 200}, {"n": 300}])) == []  # int16 only
+    # float 1.5 and double 2.5: two types too
+    floats = [{"x": v.Primitive("float", 1.5)}, {"x": v.Primitive("double", 2.5)}]
+    assert v.column_bounds(floats) == ({}, {})
+    df = {which: {"2": v.bounds_to_bytes({"$['x']": v.Primitive("double", x)}).hex()}
+          for which, x in (("lower_bounds", 1.5), ("upper_bounds", 2.5))}
+    assert _findings(df, _stats(floats)) == [("data.variant-bound-mixed-types", "lower_bounds/2/$['x']")]
+    assert v.column_bounds([{"x": v.Primitive("double", 2.5)}, {"x": v.Primitive("double", 1.5)}]) == (
+        {"$['x']": v.Primitive("double", 1.5)}, {"$['x']": v.Primitive("double", 2.5)})
+
+
 def _duckdb_with_variant() -> tuple[Any, str]:
     """A DuckDB connection and DuckDB's version; the test is skipped without duckdb or VARIANT."""
     duckdb = pytest.importorskip("duckdb", reason="the duckdb extra writes the Variant file")
@@ -261,30 +282,45 @@ def test_the_checker_reports_an_unsorted_dictionary_once_per_column() -> None:
     assert clean.unsorted is None
 
 
-def test_a_variant_bound_whose_metadata_breaks_sorted_strings_is_reported() -> None:
+def _bound_findings(bound: bytes) -> list[tuple[str, str]]:
+    """(rule, location) of what check_bounds finds in a variant column whose lower and upper
+    bound are both ``bound``."""
     columns = bound_columns({2: NestedField(2, "v", VariantType(), False)})
+    df = {"lower_bounds": {"2": bound.hex()}, "upper_bounds": {"2": bound.hex()}}
+    return sorted((f.rule, f.location) for f in check_bounds([{"data_file": df}], columns, "m.avro").get(0, []))
+
+
+def test_a_variant_bound_whose_metadata_breaks_sorted_strings_is_reported() -> None:
     # bound {"$['b']": int8 1, "$['a']": int8 2} with the dictionary ["$['b']", "$['a']"], bit set
     keys = ["$['b']", "$['a']"]
     meta = bytes([0x11, 2, 0, 6, 12]) + "".join(keys).encode()
     bound = meta + bytes.fromhex("02" "02" "01" "00" "00" "02" "04" "0c02" "0c01")
     assert v.bounds_from_bytes(bound) == {"$['a']": v.Primitive("int8", 2), "$['b']": v.Primitive("int8", 1)}
-    df = {"lower_bounds": {"2": bound.hex()}, "upper_bounds": {"2": bound.hex()}}
-    found = check_bounds([{"data_file": df}], columns, "m.avro")
-    assert sorted((f.rule, f.location) for f in found.get(0, [])) == [
-        ("parquet.variant-sorted-strings", "entries[0].lower_bounds[2]"),
-        ("parquet.variant-sorted-strings", "entries[0].upper_bounds[2]")]
+    assert _bound_findings(bound) == [("parquet.variant-sorted-strings", "entries[0].lower_bounds[2]"),
+                                      ("parquet.variant-sorted-strings", "entries[0].upper_bounds[2]")]
+
+
+def _duckdb_column(tmp_path: Path, select: str) -> tuple[Any, str, VariantStats]:
+    """The variant column ``v`` of the Parquet file DuckDB writes for ``select``, DuckDB's version,
+    and what the checker reads of the column (which must decode)."""
+    import pyarrow.parquet as pq
+
+    con, version = _duckdb_with_variant()
+    out = tmp_path / "v.parquet"
+    con.sql(f"COPY ({select}) TO '{out}' (FORMAT parquet)")
+    col = pq.read_table(out).column("v")
+    s = VariantStats()
+    for chunk in col.chunks:
+        accumulate_variant(s, chunk)
+    assert s.undecodable is None
+    return col, version, s
 
 
 def test_the_kit_reports_the_sorted_strings_bit_duckdb_sets(tmp_path: Path) -> None:
     """DuckDB's Parquet Variant writer (duckdb/duckdb#23591; 1.5.5 still has it) lists the keys in
     the order it meets them and sets sorted_strings: the checker reports the file it writes (and
     none from a DuckDB with the fix); the values still decode."""
-    import pyarrow.parquet as pq
-
-    con, version = _duckdb_with_variant()
-    out = tmp_path / "v.parquet"
-    con.sql(f"""COPY (SELECT '{{"b":1,"a":2}}'::JSON::VARIANT AS v) TO '{out}' (FORMAT parquet)""")
-    col = pq.read_table(out).column("v")
+    col, version, s = _duckdb_column(tmp_path, """SELECT '{"b":1,"a":2}'::JSON::VARIANT AS v""")
     meta = col.chunks[0].flatten()[0].to_pylist()[0]
     keys = v.decode_metadata(meta)[0]
     # the bit (0x10 of the header) promises unique keys in lexicographic order; a DuckDB with the
@@ -293,14 +329,7 @@ def test_the_kit_reports_the_sorted_strings_bit_duckdb_sets(tmp_path: Path) -> N
     # the pinned DuckDB (the duckdb extra) is the one the bug record says writes it: a new pin that
     # no longer does is a change of the record, made on purpose
     assert broken or version != "1.5.5", f"duckdb {version} wrote {meta.hex()}: update duckdb-23591's record"
-    s = VariantStats()
-    for chunk in col.chunks:
-        accumulate_variant(s, chunk)
-    assert s.undecodable is None
-    if broken:
-        assert s.unsorted is not None and s.unsorted[0] == 0, f"duckdb {version}: {meta.hex()}"
-    else:
-        assert s.unsorted is None, f"duckdb {version}: {meta.hex()}"
+    assert (s.unsorted is not None and s.unsorted[0] == 0) == broken, f"duckdb {version}: {meta.hex()}"
     got = [x for chunk in col.chunks for x in v.unshred(chunk)]
     assert len(got) == 1 and isinstance(got[0], dict)
     assert {k: x.value for k, x in got[0].items() if isinstance(x, v.Primitive)} == {"a": 2, "b": 1}
@@ -393,20 +422,14 @@ def test_the_checker_reports_misordered_field_ids_once_per_column() -> None:
 
 
 def test_a_variant_bound_whose_object_lists_fields_out_of_order_is_reported() -> None:
-    columns = bound_columns({2: NestedField(2, "v", VariantType(), False)})
     keys = ["$['a']", "$['b']"]
     meta = bytes([0x11, 2, 0, 6, 12]) + "".join(keys).encode()  # sorted, bit set
     # field ids 1 0: "$['b']" listed before "$['a']"
     bound = meta + bytes.fromhex("02" "02" "0100" "020004" "0c01" "0c02")
     assert v.bounds_from_bytes(bound) == {"$['a']": v.Primitive("int8", 1), "$['b']": v.Primitive("int8", 2)}
-    df = {"lower_bounds": {"2": bound.hex()}, "upper_bounds": {"2": bound.hex()}}
-    found = check_bounds([{"data_file": df}], columns, "m.avro")
-    assert sorted((f.rule, f.location) for f in found.get(0, [])) == [
-        ("parquet.variant-object-field-order", "entries[0].lower_bounds[2]"),
-        ("parquet.variant-object-field-order", "entries[0].upper_bounds[2]")]
-    good = v.bounds_to_bytes({"$['b']": v.Primitive("int8", 2), "$['a']": v.Primitive("int8", 1)}).hex()
-    assert check_bounds([{"data_file": {"lower_bounds": {"2": good}, "upper_bounds": {"2": good}}}], columns,
-                        "m.avro") == {}
+    assert _bound_findings(bound) == [("parquet.variant-object-field-order", "entries[0].lower_bounds[2]"),
+                                      ("parquet.variant-object-field-order", "entries[0].upper_bounds[2]")]
+    assert _bound_findings(v.bounds_to_bytes({"$['b']": v.Primitive("int8", 2), "$['a']": v.Primitive("int8", 1)})) == []
 
 
 def test_the_kit_reports_the_field_order_duckdb_writes(tmp_path: Path) -> None:
@@ -414,13 +437,8 @@ def test_the_kit_reports_the_field_order_duckdb_writes(tmp_path: Path) -> None:
     (record duckdb-variant-object-field-order; 1.5.5 has it): the checker reports the file it
     writes (and none from a DuckDB that orders them); the values still decode. A scalar row beside
     the object keeps DuckDB from shredding the object, so it is encoded in value."""
-    import pyarrow.parquet as pq
-
-    con, version = _duckdb_with_variant()
-    out = tmp_path / "v.parquet"
-    con.sql(f"""COPY (SELECT * FROM (VALUES ('{{"b":1,"a":2}}'::JSON::VARIANT), ('1'::JSON::VARIANT)) t(v))
-                TO '{out}' (FORMAT parquet)""")
-    col = pq.read_table(out).column("v")
+    col, version, s = _duckdb_column(
+        tmp_path, """SELECT * FROM (VALUES ('{"b":1,"a":2}'::JSON::VARIANT), ('1'::JSON::VARIANT)) t(v)""")
     row = col.chunks[0][0].as_py()
     assert row["value"] is not None and row["value"][0] & 0x3 == 2, f"duckdb {version} shredded the object: {row}"
     keys = v.decode_metadata(row["metadata"])[0]
@@ -428,13 +446,6 @@ def test_the_kit_reports_the_field_order_duckdb_writes(tmp_path: Path) -> None:
     names = [keys[i] for i in row["value"][2:2 + count]]
     broken = names != sorted(names, key=lambda k: k.encode("utf-8"))
     assert broken or version != "1.5.5", f"duckdb {version} wrote {row['value'].hex()}: update the record"
-    s = VariantStats()
-    for chunk in col.chunks:
-        accumulate_variant(s, chunk)
-    assert s.undecodable is None
-    if broken:
-        assert s.misordered is not None and s.misordered[0] == 0, f"duckdb {version}: {row['value'].hex()}"
-    else:
-        assert s.misordered is None, f"duckdb {version}: {row['value'].hex()}"
+    assert (s.misordered is not None and s.misordered[0] == 0) == broken, f"duckdb {version}: {row['value'].hex()}"
     got = [x for chunk in col.chunks for x in v.unshred(chunk)]
     assert got[0] == {"a": v.Primitive("int64", 2), "b": v.Primitive("int64", 1)}

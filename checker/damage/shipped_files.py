@@ -1620,11 +1620,10 @@ def _java_variant_string_utf16(o: Overlay, rng: random.Random) -> str | None:
 
 
 def _rewrite_variant_rows(o: Overlay, rng: random.Random, wanted: Callable[[bytes, bytes | None], bool],
-                          recode: Callable[[bytes, bytes | None], tuple[bytes, bytes | None]]
-                          ) -> tuple[str, str] | None:
+                          recode: Callable[[bytes, bytes | None], tuple[bytes, bytes | None]], what: str) -> str | None:
     """Rewrite the variant column of a Parquet data file (one with a row ``wanted`` takes): each
-    valid row's metadata and top-level value as ``recode`` gives them. The file's name and the
-    column's, or None when no file has such a row."""
+    valid row's metadata and top-level value as ``recode`` gives them. What was done (``what``: how
+    the column was rewritten), or None when no file has such a row."""
     cols = generic_data._column_types(o)
     if "variant" not in cols.values():
         return None
@@ -1667,7 +1666,8 @@ def _rewrite_variant_rows(o: Overlay, rng: random.Random, wanted: Callable[[byte
     buf = io.BytesIO()
     pq.write_table(table, buf)
     o.copy_file(path, buf.getvalue())
-    return os.path.basename(path), table.schema.field(n).name
+    return (f"{os.path.basename(path)}: variant column {table.schema.field(n).name!r} rewritten with {what} "
+            "(file_size_in_bytes re-stamped)")
 
 
 @damage("parquet.variant-sorted-strings", "data-file",
@@ -1685,11 +1685,8 @@ def _duckdb_variant_sorted_strings(o: Overlay, rng: random.Random) -> str | None
         return (variant.encode_metadata(order, as_given=True),
                 None if value is None else variant.encode_value(variant.decode(meta, value),
                                                                 {k: j for j, k in enumerate(order)}))
-    done = _rewrite_variant_rows(o, rng, lambda m, _v: len(variant.decode_metadata(m)[0]) > 1, recode)
-    if done is None:
-        return None
-    return (f"{done[0]}: variant column {done[1]!r} rewritten with each row's metadata dictionary in descending "
-            "order, sorted_strings still set (file_size_in_bytes re-stamped)")
+    return _rewrite_variant_rows(o, rng, lambda m, _v: len(variant.decode_metadata(m)[0]) > 1, recode,
+                                 "each row's metadata dictionary in descending order, sorted_strings still set")
 
 
 def _has_object_of_two(v: variant.Variant) -> bool:
@@ -1710,9 +1707,5 @@ def _duckdb_variant_field_order(o: Overlay, rng: random.Random) -> str | None:
         keys = variant.decode_metadata(meta)[0]
         return meta, None if value is None else variant.encode_value(
             variant.decode(meta, value), {k: j for j, k in enumerate(keys)}, descending=True)
-    done = _rewrite_variant_rows(o, rng, lambda m, v: v is not None and _has_object_of_two(variant.decode(m, v)),
-                                 recode)
-    if done is None:
-        return None
-    return (f"{done[0]}: variant column {done[1]!r} rewritten with each object's field ids in descending order "
-            "of the field names (file_size_in_bytes re-stamped)")
+    return _rewrite_variant_rows(o, rng, lambda m, v: v is not None and _has_object_of_two(variant.decode(m, v)),
+                                 recode, "each object's field ids in descending order of the field names")
