@@ -536,9 +536,10 @@ class PathValues:
         """Add the values of one row (not None)."""
         objects: set[str] = set()
         for path, values in values_by_path(v, "$", None, objects).items():
-            self.types.setdefault(path, set()).update(p.type for p in values)
+            types = self.types.setdefault(path, set())
             by_class = self.ranges.setdefault(path, {})
             for p in values:
+                types.add(p.type)
                 cls, key = order_class(p), order_key(p)
                 if cls is None or key is None:
                     self.unordered.add(path)

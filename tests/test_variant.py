@@ -101,6 +101,22 @@ def test_shredded_columns_read_back_as_written() -> None:
     assert v.unshred(arr) == rows
 
 
+@pytest.mark.parametrize("variant_type, value, arrow_type", [
+    # VariantShredding.md, "Shredded Value Types": boolean BOOLEAN; int8 INT32 INT(8, signed=true);
+    # int16 INT32 INT(16, ...); int32 INT32; int64 INT64; float FLOAT; double DOUBLE; binary BINARY;
+    # string BINARY STRING -- as Arrow reads those Parquet types
+    ("boolean", True, "bool"), ("int8", -5, "int8"), ("int16", 300, "int16"), ("int32", 70000, "int32"),
+    ("int64", 2**40, "int64"), ("float", 1.5, "float"), ("double", 2.5, "double"), ("binary", b"\x00\xff", "binary"),
+    ("string", "x", "string"),
+])
+def test_each_shredded_type_is_written_and_read_as_its_arrow_type(variant_type: str, value: Any, arrow_type: str) -> None:
+    rows: list[v.Variant | None] = [{"f": v.Primitive(variant_type, value)}, {"f": v.Primitive(variant_type, value)}]
+    arr, t = v.shred(rows)
+    assert str(t.field("typed_value").type.field("f").type.field("typed_value").type) == arrow_type
+    assert arr.field("value").null_count == 2  # every field shredded, nothing left in value
+    assert v.unshred(arr) == rows
+
+
 def _stats(rows: list[Any]) -> VariantStats:
     s = VariantStats()
     arr, _ = v.shred([None if r is None else v.from_python(r) for r in rows])
