@@ -209,7 +209,7 @@ def test_two_physical_types_of_one_class_are_mixed_for_the_writer_and_the_checke
     assert _findings(df, _stats(rows)) == [("data.variant-bound-mixed-types", "lower_bounds/2/$['n']")]
     assert _findings(df, _stats([{"n": 200}, {"n": 300}])) == []  # int16 only
     # float 1.5 and double 2.5: two types too
-    floats = [{"x": v.Primitive("float", 1.5)}, {"x": v.Primitive("double", 2.5)}]
+    floats: list[v.Variant | None] = [{"x": v.Primitive("float", 1.5)}, {"x": v.Primitive("double", 2.5)}]
     assert v.column_bounds(floats) == ({}, {})
     df = {which: {"2": v.bounds_to_bytes({"$['x']": v.Primitive("double", x)}).hex()}
           for which, x in (("lower_bounds", 1.5), ("upper_bounds", 2.5))}
