@@ -722,10 +722,11 @@ def check_bounds(entries: list[dict[str, Any]], columns: dict[str, _Column], pat
     """Lower and upper bounds of every entry, checked a column at a time: each decodes (values of
     a fixed-width type at full width in one ``struct`` call), no decimal bound has more bytes
     than its value needs, no float bound is NaN, a variant bound's metadata keeps its
-    ``sorted_strings`` bit, and no lower bound exceeds its upper bound.
+    ``sorted_strings`` bit and its object lists its field ids in the order of their names, and no
+    lower bound exceeds its upper bound.
     Returns the findings by entry index (bounds of dropped columns are not checked)."""
     from .binary import is_minimal_decimal
-    from .variant import CLAUSE_SORTED_STRINGS, sorted_strings_problem
+    from .variant import CLAUSE_FIELD_ORDER, CLAUSE_SORTED_STRINGS, field_order_problem, sorted_strings_problem
 
     found: dict[int, list[Finding]] = {}
 
@@ -781,9 +782,15 @@ def check_bounds(entries: list[dict[str, Any]], columns: dict[str, _Column], pat
                                     f"entries[{i}].{which}_bounds[{key}]"))
         if isinstance(t, VariantType):
             for i, b in zip(idx, raw):
-                if i in values and (why := sorted_strings_problem(b)) is not None:
+                if i not in values:
+                    continue
+                if (why := sorted_strings_problem(b)) is not None:
                     add(i, _finding("parquet.variant-sorted-strings", f"{which} bound of column {key} (variant): "
                                     f"its metadata: {why}", CLAUSE_SORTED_STRINGS, path,
+                                    f"entries[{i}].{which}_bounds[{key}]"))
+                if (why := field_order_problem(b)) is not None:
+                    add(i, _finding("parquet.variant-object-field-order", f"{which} bound of column {key} "
+                                    f"(variant): {why}", CLAUSE_FIELD_ORDER, path,
                                     f"entries[{i}].{which}_bounds[{key}]"))
         if is_decimal:
             for i, b in zip(idx, raw):

@@ -22,8 +22,10 @@ What the reference does where the text leaves room:
 * the reader does not hold an object's field ids to the order of their names, nor a dictionary
   flagged ``sorted_strings`` to sorted order (the value is unambiguous without: field ids index the
   dictionary, no name is looked up in it; DuckDB 1.5.5 writes both unsorted); a name twice in one
-  object is refused. A dictionary that breaks its ``sorted_strings`` bit is reported apart
-  (:func:`sorted_strings_problem`), as readers that binary-search it miss fields;
+  object is refused. A dictionary that breaks its ``sorted_strings`` bit and an object whose field
+  ids are not in the order of their names are reported apart (:func:`sorted_strings_problem`;
+  :func:`decode_value`'s ``misordered``, :func:`field_order_problem`), as readers that
+  binary-search them miss fields;
 * bounds (:func:`bounds_from_bytes`) must be an object whose values are primitives (not null);
   a key must be a normalized path (:func:`is_normalized_path`);
 * values compare within an order class (:func:`order_key`): exact numerics, float and double
@@ -35,10 +37,11 @@ What the reference does where the text leaves room:
 from __future__ import annotations
 
 import datetime
+import functools
 import re
 import struct
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Union
 
@@ -164,7 +167,7 @@ def encode_metadata(keys: list[str], as_given: bool = False) -> bytes:
 # --- values -----------------------------------------------------------------------------------
 
 def decode_value(keys: list[str], data: bytes, pos: int = 0, limit: int | None = None,
-                 depth: int = 0) -> tuple[Variant, int]:
+                 depth: int = 0, misordered: list[str] | None = None) -> tuple[Variant, int]:
     """The value encoded at ``data[pos:limit]`` (object keys from the metadata dictionary ``keys``)
     and the offset one past its last byte.
 
@@ -175,7 +178,11 @@ def decode_value(keys: list[str], data: bytes, pos: int = 0, limit: int | None =
     offsets, follow one another without gap or overlap and each ends where the next starts; an
     array's values are in its order, so its offsets increase. An object's values may be in any
     order ("the actual ``value`` entries do not need to be in any particular order"). Containers
-    nest at most :data:`MAX_DEPTH` deep."""
+    nest at most :data:`MAX_DEPTH` deep.
+
+    The field ids of an object are not held to the order of their names here (the value is
+    unambiguous without it); given ``misordered``, an empty list, the first object whose field ids
+    break that order (:data:`CLAUSE_FIELD_ORDER`) puts why in it."""
     limit = len(data) if limit is None else limit
     if pos >= limit:
         raise _bad(f"no value at offset {pos}")
@@ -220,18 +227,51 @@ def decode_value(keys: list[str], data: bytes, pos: int = 0, limit: int | None =
     items: list[Variant] = [NULL] * count
     for n, i in enumerate(order):
         start, stop = first + starts[n], first + starts[n + 1]
-        items[i], item_end = decode_value(keys, data, start, stop, depth + 1)
+        items[i], item_end = decode_value(keys, data, start, stop, depth + 1, misordered)
         if item_end != stop:
             raise _bad(f"value {i} of an {kind} at offset {pos} ends at byte {item_end}, "
                        f"its field_offset values give {stop}")
     if basic == 3:
         return items, end
+    if misordered is not None and not misordered:
+        misordered.extend(_field_order_problem(keys, ids, pos))
     obj: dict[str, Variant] = {}
     for fid, item in zip(ids, items):
         if keys[fid] in obj:
             raise _bad(f"field {keys[fid]!r} occurs twice in one object")
         obj[keys[fid]] = item
     return obj, end
+
+
+CLAUSE_FIELD_ORDER = ("Parquet VariantEncoding.md > Object field ID order and uniqueness (\"For objects, field IDs "
+                      "and offsets must be listed in the order of the corresponding field names, sorted "
+                      "lexicographically (using unsigned byte ordering for UTF-8).\")")
+
+
+def _field_order_problem(keys: list[str], ids: list[int], pos: int) -> list[str]:
+    """Why the field ids of the object at offset ``pos`` are not in the order of the names they
+    index (each name's UTF-8 bytes greater than the one before), or nothing. The order is of the
+    names, not of the ids: over a dictionary that is not sorted, ids in increasing order can name
+    fields out of order. A name twice is refused by :func:`decode_value` itself."""
+    names = [keys[f].encode("utf-8") for f in ids]
+    for n in range(1, len(names)):
+        if names[n] < names[n - 1]:
+            return [f"the object at offset {pos} lists field {keys[ids[n - 1]]!r} (id {ids[n - 1]}) before "
+                    f"{keys[ids[n]]!r} (id {ids[n]}) (field ids {ids[:8]})"]
+    return []
+
+
+def field_order_problem(data: bytes) -> str | None:
+    """Why an object in the serialized Variant ``data`` (metadata concatenated with a value, as a
+    variant bound) lists its field ids out of the order of their names, or None (None too when
+    ``data`` does not decode: that is reported apart)."""
+    found: list[str] = []
+    try:
+        keys, used = decode_metadata(data)
+        decode_value(keys, data, used, misordered=found)
+    except SpecViolation:
+        return None
+    return found[0] if found else None
 
 
 def _utf8(b: bytes) -> str:
@@ -281,23 +321,25 @@ def decode(metadata: bytes, value: bytes) -> Variant:
     return _whole_value(keys, value)
 
 
-def _whole_value(keys: list[str], value: bytes) -> Variant:
+def _whole_value(keys: list[str], value: bytes, misordered: list[str] | None = None) -> Variant:
     """The value encoded in ``value``, every byte of which must belong to it."""
-    v, end = decode_value(keys, value)
+    v, end = decode_value(keys, value, misordered=misordered)
     if end != len(value):
         raise _bad(f"the value ends at byte {end} of {len(value)}")
     return v
 
 
-def encode_value(v: Variant, ids: dict[str, int]) -> bytes:
-    """The encoding of ``v`` with object keys looked up in ``ids`` (key -> dictionary index)."""
+def encode_value(v: Variant, ids: dict[str, int], descending: bool = False) -> bytes:
+    """The encoding of ``v`` with object keys looked up in ``ids`` (key -> dictionary index), each
+    object's field ids in the order of their names. ``descending``: in the reverse order (a damage
+    case: DuckDB 1.5.5 lists them in the order it meets the keys)."""
     if isinstance(v, Primitive):
         return _encode_primitive(v)
     if isinstance(v, list):
-        parts = [encode_value(x, ids) for x in v]
+        parts = [encode_value(x, ids, descending) for x in v]
         return _container(3, None, parts)
-    names = sorted(v, key=lambda k: k.encode("utf-8"))
-    return _container(2, [ids[k] for k in names], [encode_value(v[k], ids) for k in names])
+    names = sorted(v, key=lambda k: k.encode("utf-8"), reverse=descending)
+    return _container(2, [ids[k] for k in names], [encode_value(v[k], ids, descending) for k in names])
 
 
 def _container(basic: int, field_ids: list[int] | None, parts: list[bytes]) -> bytes:
@@ -472,6 +514,59 @@ def order_key(p: Primitive) -> Any:
     return p.value
 
 
+#: the least and greatest value of one order class: (order key, value) of each
+Range = tuple[Any, Primitive, Any, Primitive]
+
+
+@dataclass
+class PathValues:
+    """What the values of a variant column hold at each normalized path (:func:`values_by_path`;
+    nulls left out): their Variant types, each order class's least and greatest value, and whether
+    a value there is not ordered (NaN). One account for the writer's bounds
+    (:func:`column_bounds`) and the checker's comparison of bounds with the data."""
+
+    #: path -> the Variant types of the values there ("object" where an object is found)
+    types: dict[str, set[str]] = field(default_factory=dict)
+    #: path -> order class (:func:`order_class`) -> least and greatest value
+    ranges: dict[str, dict[str, Range]] = field(default_factory=dict)
+    #: paths where a value is not ordered (NaN)
+    unordered: set[str] = field(default_factory=set)
+
+    def add(self, v: Variant) -> None:
+        """Add the values of one row (not None)."""
+        objects: set[str] = set()
+        for path, values in values_by_path(v, "$", None, objects).items():
+            types = self.types.setdefault(path, set())
+            by_class = self.ranges.setdefault(path, {})
+            for p in values:
+                types.add(p.type)
+                cls, key = order_class(p), order_key(p)
+                if cls is None or key is None:
+                    self.unordered.add(path)
+                    continue
+                old = by_class.get(cls)
+                if old is None:
+                    by_class[cls] = (key, p, key, p)
+                    continue
+                lo_key, lo, hi_key, hi = old
+                if key < lo_key:
+                    lo_key, lo = key, p
+                if key > hi_key:
+                    hi_key, hi = key, p
+                by_class[cls] = (lo_key, lo, hi_key, hi)
+        for path in objects:
+            self.types.setdefault(path, set()).add("object")
+
+    def mixed(self, path: str) -> list[str]:
+        """The Variant types at ``path`` when they are mixed, else []: "Bounds must not be written
+        to describe values with mixed Variant types (other than null)." A Variant type is a
+        physical type of VariantEncoding.md's table (int8 and int16 are two, a short and a long
+        string one), the reading of "upper and lower bounds must have the same Variant type" the
+        kit holds bounds to (``manifests.variant-bound-type``); an object is a type of its own."""
+        types = self.types.get(path, set())
+        return sorted(types) if len(types) > 1 else []
+
+
 # --- bounds -------------------------------------------------------------------------------------
 
 def bounds_to_bytes(bounds: dict[str, Primitive]) -> bytes:
@@ -545,17 +640,34 @@ def truncate_lower(p: Primitive, length: int) -> Primitive:
 
 # --- shredded Parquet columns (as Arrow reads and writes them) ------------------------------------
 
-#: Arrow type of a shredded ``typed_value`` -> the Variant type of its values
-def _variant_type_of(t: Any) -> str:
+#: Variant primitive type <-> the Arrow type (the name of its pyarrow factory) of a shredded
+#: ``typed_value`` of that type, for the types whose Arrow type has no parameter (VariantShredding.md,
+#: "Shredded Value Types"). The writer shreds the fields of these types (:func:`shred`); the reader
+#: maps them back (:func:`_variant_type_of`, which also reads large strings and binary, dates,
+#: decimals, timestamps, time and uuid).
+_ARROW_OF = {"boolean": "bool_", "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64",
+             "double": "float64", "float": "float32", "string": "string", "binary": "binary"}
+
+
+@functools.lru_cache(maxsize=1)
+def _variant_of_arrow() -> dict[Any, str]:
+    """:data:`_ARROW_OF` the other way: Arrow type -> Variant type."""
     import pyarrow as pa
 
-    simple = [(pa.types.is_boolean, "boolean"), (pa.types.is_int8, "int8"), (pa.types.is_int16, "int16"),
-              (pa.types.is_int32, "int32"), (pa.types.is_int64, "int64"), (pa.types.is_float32, "float"),
-              (pa.types.is_float64, "double"), (pa.types.is_string, "string"), (pa.types.is_large_string, "string"),
-              (pa.types.is_binary, "binary"), (pa.types.is_large_binary, "binary"), (pa.types.is_date32, "date")]
-    for test, name in simple:
-        if test(t):
-            return name
+    return {getattr(pa, factory)(): name for name, factory in _ARROW_OF.items()}
+
+
+def _variant_type_of(t: Any) -> str:
+    """The Variant type of the values of a shredded ``typed_value`` of Arrow type ``t``."""
+    import pyarrow as pa
+
+    name = _variant_of_arrow().get(t)
+    if name is not None:
+        return name
+    if pa.types.is_large_string(t) or pa.types.is_large_binary(t):
+        return "string" if pa.types.is_large_string(t) else "binary"
+    if pa.types.is_date32(t):
+        return "date"
     if pa.types.is_decimal(t):
         return "decimal4" if t.precision <= 9 else "decimal8" if t.precision <= 18 else "decimal16"
     if pa.types.is_timestamp(t):
@@ -616,9 +728,11 @@ def _slot_type(t: Any, where: str) -> Any:
     return t.field("typed_value").type if "typed_value" in names else None
 
 
-def _merge(keys: list[str], value: bytes | None, typed: Any, typed_type: Any) -> Variant | None:
+def _merge(keys: list[str], value: bytes | None, typed: Any, typed_type: Any,
+           misordered: list[str] | None = None) -> Variant | None:
     """The value of one shredded slot: ``typed`` when not null (a shredded object merged with the
-    fields left in ``value``), else ``value``; None when both are null (a missing field)."""
+    fields left in ``value``), else ``value``; None when both are null (a missing field).
+    ``misordered``: as :func:`decode_value`'s, for every encoded value of the slot."""
     import pyarrow as pa
 
     if typed is not None and typed_type is not None:
@@ -628,11 +742,11 @@ def _merge(keys: list[str], value: bytes | None, typed: Any, typed_type: Any) ->
                 f = typed_type.field(i)
                 sub_t = _slot_type(f.type, f"shredded field {f.name!r}")
                 sub = typed.get(f.name) or {}
-                got = _merge(keys, sub.get("value"), sub.get("typed_value"), sub_t)
+                got = _merge(keys, sub.get("value"), sub.get("typed_value"), sub_t, misordered)
                 if got is not None:
                     obj[f.name] = got
             if value is not None:
-                rest = _whole_value(keys, value)
+                rest = _whole_value(keys, value, misordered)
                 if not isinstance(rest, dict):
                     raise _bad("a shredded object's value is not an object", CLAUSE_SHREDDING)
                 clash = set(rest) & set(obj)
@@ -646,18 +760,19 @@ def _merge(keys: list[str], value: bytes | None, typed: Any, typed_type: Any) ->
             for e in typed:
                 if e is None:
                     raise _bad("an element of a shredded array is null (elements are required)", CLAUSE_SHREDDING)
-                items.append(_merge(keys, e.get("value"), e.get("typed_value"), sub_t))
+                items.append(_merge(keys, e.get("value"), e.get("typed_value"), sub_t, misordered))
             return [NULL if x is None else x for x in items]
         return _primitive(typed_type, typed)
     if value is not None:
-        return _whole_value(keys, value)
+        return _whole_value(keys, value, misordered)
     return None
 
 
-def unshred(arr: Any) -> list[Variant | None]:
+def unshred(arr: Any, misordered: list[tuple[int, str]] | None = None) -> list[Variant | None]:
     """The values of an Arrow variant column (a struct of a binary ``metadata``, a binary ``value``
     and an optional shredded ``typed_value``); None for a null row. Raises :class:`SpecViolation`
-    on a column of another shape or a value that does not decode."""
+    on a column of another shape or a value that does not decode. Given ``misordered``, each row
+    holding an object whose field ids break the order of their names adds (row, why) to it."""
     import pyarrow as pa
 
     t = arr.type
@@ -681,18 +796,17 @@ def unshred(arr: Any) -> list[Variant | None]:
                    CLAUSE_SHREDDING) from None
     valid = arr.is_valid().to_pylist() if arr.null_count else [True] * n
     out: list[Variant | None] = []
-    for ok, meta, value, tv in zip(valid, metas, values, typed):
+    for n, (ok, meta, value, tv) in enumerate(zip(valid, metas, values, typed)):
         if not ok or meta is None:
             out.append(None)
             continue
         keys, _ = decode_metadata(meta)
-        got = _merge(keys, value, tv, typed_t)
+        found: list[str] = []
+        got = _merge(keys, value, tv, typed_t, None if misordered is None else found)
+        if found and misordered is not None:
+            misordered.append((n, found[0]))
         out.append(NULL if got is None else got)
     return out
-
-
-_ARROW_OF = {"boolean": "bool_", "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64",
-             "double": "float64", "float": "float32", "string": "string", "binary": "binary"}
 
 
 def shred(rows: list[Variant | None]) -> tuple[Any, Any]:
@@ -739,21 +853,20 @@ def shred(rows: list[Variant | None]) -> tuple[Any, Any]:
 def column_bounds(rows: list[Variant | None], truncate: int | None = 16
                   ) -> tuple[dict[str, Primitive], dict[str, Primitive]]:
     """Lower and upper bounds by normalized path of ``rows`` ("Bounds for Variant"): for each path
-    whose non-null values all have one Variant type (no NaN, no object at that path: "Bounds must
-    not be written to describe values with mixed Variant types"), the least and greatest value;
+    whose non-null values all have one Variant type (:meth:`PathValues.mixed`; no NaN), the least
+    and greatest value;
     strings and binary cut to ``truncate`` code points or bytes (the upper bound rounded up, see
     :func:`truncate_upper`; a path whose upper bound cannot be rounded up has no bounds)."""
-    by_path: dict[str, list[Primitive]] = {}
-    objects: set[str] = set()
+    seen = PathValues()
     for r in rows:
         if r is not None:
-            values_by_path(r, "$", by_path, objects)
+            seen.add(r)
     lower: dict[str, Primitive] = {}
     upper: dict[str, Primitive] = {}
-    for path, vals in by_path.items():
-        if path in objects or len({v.type for v in vals}) != 1 or any(order_key(v) is None for v in vals):
+    for path, by_class in seen.ranges.items():
+        if seen.mixed(path) or path in seen.unordered or len(by_class) != 1:
             continue
-        lo, hi = min(vals, key=order_key), max(vals, key=order_key)
+        ((_, lo, _, hi),) = by_class.values()
         up = truncate_upper(hi, truncate) if truncate is not None else hi
         if up is None:
             continue

@@ -101,6 +101,22 @@ def test_shredded_columns_read_back_as_written() -> None:
     assert v.unshred(arr) == rows
 
 
+@pytest.mark.parametrize("variant_type, value, arrow_type", [
+    # VariantShredding.md, "Shredded Value Types": boolean BOOLEAN; int8 INT32 INT(8, signed=true);
+    # int16 INT32 INT(16, ...); int32 INT32; int64 INT64; float FLOAT; double DOUBLE; binary BINARY;
+    # string BINARY STRING -- as Arrow reads those Parquet types
+    ("boolean", True, "bool"), ("int8", -5, "int8"), ("int16", 300, "int16"), ("int32", 70000, "int32"),
+    ("int64", 2**40, "int64"), ("float", 1.5, "float"), ("double", 2.5, "double"), ("binary", b"\x00\xff", "binary"),
+    ("string", "x", "string"),
+])
+def test_each_shredded_type_is_written_and_read_as_its_arrow_type(variant_type: str, value: Any, arrow_type: str) -> None:
+    rows: list[v.Variant | None] = [{"f": v.Primitive(variant_type, value)}, {"f": v.Primitive(variant_type, value)}]
+    arr, t = v.shred(rows)
+    assert str(t.field("typed_value").type.field("f").type.field("typed_value").type) == arrow_type
+    assert arr.field("value").null_count == 2  # every field shredded, nothing left in value
+    assert v.unshred(arr) == rows
+
+
 def _stats(rows: list[Any]) -> VariantStats:
     s = VariantStats()
     arr, _ = v.shred([None if r is None else v.from_python(r) for r in rows])
@@ -179,6 +195,27 @@ def test_bounds_of_a_path_with_mixed_types_are_reported() -> None:
         ("data.variant-bound-mixed-types", "lower_bounds/2/$['measurement']")]
     assert _findings(df, _stats([{"measurement": 1}, {"measurement": {"unit": "m"}}])) == [
         ("data.variant-bound-mixed-types", "lower_bounds/2/$['measurement']")]
+
+
+def test_two_physical_types_of_one_class_are_mixed_for_the_writer_and_the_checker() -> None:
+    # int8 1 and int16 300 at $['n'] (from_python: the narrowest integer type): two Variant types of
+    # VariantEncoding.md's table, ordered as numbers together; bounds of "the same Variant type"
+    # (int16 1 and int16 300, as a writer widening them would write) still describe mixed types
+    rows = [{"n": 1}, {"n": 300}, {"n": None}]
+    lower, upper = v.column_bounds([v.from_python(r) for r in rows])
+    assert "$['n']" not in lower and "$['n']" not in upper
+    df = {which: {"2": v.bounds_to_bytes({"$['n']": v.Primitive("int16", n)}).hex()}
+          for which, n in (("lower_bounds", 1), ("upper_bounds", 300))}
+    assert _findings(df, _stats(rows)) == [("data.variant-bound-mixed-types", "lower_bounds/2/$['n']")]
+    assert _findings(df, _stats([{"n": 200}, {"n": 300}])) == []  # int16 only
+    # float 1.5 and double 2.5: two types too
+    floats: list[v.Variant | None] = [{"x": v.Primitive("float", 1.5)}, {"x": v.Primitive("double", 2.5)}]
+    assert v.column_bounds(floats) == ({}, {})
+    df = {which: {"2": v.bounds_to_bytes({"$['x']": v.Primitive("double", x)}).hex()}
+          for which, x in (("lower_bounds", 1.5), ("upper_bounds", 2.5))}
+    assert _findings(df, _stats(floats)) == [("data.variant-bound-mixed-types", "lower_bounds/2/$['x']")]
+    assert v.column_bounds([{"x": v.Primitive("double", 2.5)}, {"x": v.Primitive("double", 1.5)}]) == (
+        {"$['x']": v.Primitive("double", 1.5)}, {"$['x']": v.Primitive("double", 2.5)})
 
 
 def _duckdb_with_variant() -> tuple[Any, str]:
@@ -261,30 +298,45 @@ def test_the_checker_reports_an_unsorted_dictionary_once_per_column() -> None:
     assert clean.unsorted is None
 
 
-def test_a_variant_bound_whose_metadata_breaks_sorted_strings_is_reported() -> None:
+def _bound_findings(bound: bytes) -> list[tuple[str, str]]:
+    """(rule, location) of what check_bounds finds in a variant column whose lower and upper
+    bound are both ``bound``."""
     columns = bound_columns({2: NestedField(2, "v", VariantType(), False)})
+    df = {"lower_bounds": {"2": bound.hex()}, "upper_bounds": {"2": bound.hex()}}
+    return sorted((f.rule, f.location) for f in check_bounds([{"data_file": df}], columns, "m.avro").get(0, []))
+
+
+def test_a_variant_bound_whose_metadata_breaks_sorted_strings_is_reported() -> None:
     # bound {"$['b']": int8 1, "$['a']": int8 2} with the dictionary ["$['b']", "$['a']"], bit set
     keys = ["$['b']", "$['a']"]
     meta = bytes([0x11, 2, 0, 6, 12]) + "".join(keys).encode()
     bound = meta + bytes.fromhex("02" "02" "01" "00" "00" "02" "04" "0c02" "0c01")
     assert v.bounds_from_bytes(bound) == {"$['a']": v.Primitive("int8", 2), "$['b']": v.Primitive("int8", 1)}
-    df = {"lower_bounds": {"2": bound.hex()}, "upper_bounds": {"2": bound.hex()}}
-    found = check_bounds([{"data_file": df}], columns, "m.avro")
-    assert sorted((f.rule, f.location) for f in found.get(0, [])) == [
-        ("parquet.variant-sorted-strings", "entries[0].lower_bounds[2]"),
-        ("parquet.variant-sorted-strings", "entries[0].upper_bounds[2]")]
+    assert _bound_findings(bound) == [("parquet.variant-sorted-strings", "entries[0].lower_bounds[2]"),
+                                      ("parquet.variant-sorted-strings", "entries[0].upper_bounds[2]")]
+
+
+def _duckdb_column(tmp_path: Path, select: str) -> tuple[Any, str, VariantStats]:
+    """The variant column ``v`` of the Parquet file DuckDB writes for ``select``, DuckDB's version,
+    and what the checker reads of the column (which must decode)."""
+    import pyarrow.parquet as pq
+
+    con, version = _duckdb_with_variant()
+    out = tmp_path / "v.parquet"
+    con.sql(f"COPY ({select}) TO '{out}' (FORMAT parquet)")
+    col = pq.read_table(out).column("v")
+    s = VariantStats()
+    for chunk in col.chunks:
+        accumulate_variant(s, chunk)
+    assert s.undecodable is None
+    return col, version, s
 
 
 def test_the_kit_reports_the_sorted_strings_bit_duckdb_sets(tmp_path: Path) -> None:
     """DuckDB's Parquet Variant writer (duckdb/duckdb#23591; 1.5.5 still has it) lists the keys in
     the order it meets them and sets sorted_strings: the checker reports the file it writes (and
     none from a DuckDB with the fix); the values still decode."""
-    import pyarrow.parquet as pq
-
-    con, version = _duckdb_with_variant()
-    out = tmp_path / "v.parquet"
-    con.sql(f"""COPY (SELECT '{{"b":1,"a":2}}'::JSON::VARIANT AS v) TO '{out}' (FORMAT parquet)""")
-    col = pq.read_table(out).column("v")
+    col, version, s = _duckdb_column(tmp_path, """SELECT '{"b":1,"a":2}'::JSON::VARIANT AS v""")
     meta = col.chunks[0].flatten()[0].to_pylist()[0]
     keys = v.decode_metadata(meta)[0]
     # the bit (0x10 of the header) promises unique keys in lexicographic order; a DuckDB with the
@@ -293,14 +345,7 @@ def test_the_kit_reports_the_sorted_strings_bit_duckdb_sets(tmp_path: Path) -> N
     # the pinned DuckDB (the duckdb extra) is the one the bug record says writes it: a new pin that
     # no longer does is a change of the record, made on purpose
     assert broken or version != "1.5.5", f"duckdb {version} wrote {meta.hex()}: update duckdb-23591's record"
-    s = VariantStats()
-    for chunk in col.chunks:
-        accumulate_variant(s, chunk)
-    assert s.undecodable is None
-    if broken:
-        assert s.unsorted is not None and s.unsorted[0] == 0, f"duckdb {version}: {meta.hex()}"
-    else:
-        assert s.unsorted is None, f"duckdb {version}: {meta.hex()}"
+    assert (s.unsorted is not None and s.unsorted[0] == 0) == broken, f"duckdb {version}: {meta.hex()}"
     got = [x for chunk in col.chunks for x in v.unshred(chunk)]
     assert len(got) == 1 and isinstance(got[0], dict)
     assert {k: x.value for k, x in got[0].items() if isinstance(x, v.Primitive)} == {"a": 2, "b": 1}
@@ -324,3 +369,99 @@ def test_an_array_of_integers_true_and_null_has_the_spec_bytes() -> None:
     metadata, encoded = v.encode(v.from_python([300, 70000, 2**40, True, None]))
     assert encoded.hex() == value
     assert v.decode(metadata, bytes.fromhex(value)) == v.from_python([300, 70000, 2**40, True, None])
+
+
+# An object's field ids (and offsets) must be "listed in the order of the corresponding field
+# names, sorted lexicographically (using unsigned byte ordering for UTF-8)" (VariantEncoding.md,
+# Object field ID order and uniqueness); its values may be in any order.
+SORTED_AB = "11" "02" "00" "01" "02" "61" "62"     # ["a", "b"], sorted_strings set
+UNSORTED_BA = "01" "02" "00" "01" "02" "62" "61"   # ["b", "a"], sorted_strings clear (no promise)
+
+
+@pytest.mark.parametrize("meta, value, problem", [
+    # header 0x02 (object, 1-byte ids and offsets), 2 fields, ids 0 1 ("a", "b"), offsets 0 2 4,
+    # int8 1 (0c 01) and int8 2 (0c 02)
+    (SORTED_AB, "02" "02" "0001" "000204" "0c01" "0c02", None),
+    # values in the other order, ids still "a", "b": offsets 2 0 4 -- allowed
+    (SORTED_AB, "02" "02" "0001" "020004" "0c02" "0c01", None),
+    # ids 1 0: "b" listed before "a"
+    (SORTED_AB, "02" "02" "0100" "020004" "0c01" "0c02", "lists field 'b' (id 1) before 'a' (id 0)"),
+    # over ["b", "a"] increasing ids 0 1 name "b" then "a" (what DuckDB 1.5.5 writes): the order is
+    # of the names, not of the ids
+    (UNSORTED_BA, "02" "02" "0001" "000204" "0c01" "0c02", "lists field 'b' (id 0) before 'a' (id 1)"),
+    (UNSORTED_BA, "02" "02" "0100" "020004" "0c01" "0c02", None),
+    # an array (03, 1 element, offsets 0 11) holding the misordered object: nested objects count
+    (SORTED_AB, "03" "01" "000b" "02" "02" "0100" "020004" "0c01" "0c02", "'b' (id 1) before 'a' (id 0)"),
+])
+def test_field_ids_follow_the_order_of_their_names(meta: str, value: str, problem: str | None) -> None:
+    found: list[str] = []
+    keys, _ = v.decode_metadata(bytes.fromhex(meta))
+    got, _end = v.decode_value(keys, bytes.fromhex(value), misordered=found)
+    assert got  # the value decodes either way: no lookup relies on the order
+    assert found == [] if problem is None else problem in found[0]
+
+
+def test_the_encoder_lists_field_ids_in_the_order_of_the_names() -> None:
+    # the spec's example {"c": 3, "b": 2, "a": 1}: "The field_id list must be [<id for key "a">,
+    # <id for key "b">, <id for key "c">]" -- ids 0 1 2 of the sorted dictionary, offsets 0 2 4 6
+    metadata, value = v.encode(v.from_python({"c": 3, "b": 2, "a": 1}))
+    assert metadata.hex() == "11" "03" "00010203" "616263"
+    assert value.hex() == "02" "03" "000102" "00020406" "0c01" "0c02" "0c03"
+    assert v.field_order_problem(metadata + value) is None
+    descending = v.encode_value(v.from_python({"c": 3, "b": 2, "a": 1}), {"a": 0, "b": 1, "c": 2}, descending=True)
+    assert descending.hex() == "02" "03" "020100" "00020406" "0c03" "0c02" "0c01"
+    assert "'c' (id 2) before 'b' (id 1)" in (v.field_order_problem(metadata + descending) or "")
+
+
+def test_the_checker_reports_misordered_field_ids_once_per_column() -> None:
+    import pyarrow as pa
+
+    meta = bytes.fromhex(SORTED_AB)
+    good, bad = bytes.fromhex("02" "02" "0001" "000204" "0c01" "0c02"), bytes.fromhex("02" "02" "0100" "020004" "0c01" "0c02")
+    s = VariantStats()
+    for values in ([good, good], [good, bad]):  # the second chunk's second row: row 3 of the column
+        accumulate_variant(s, pa.StructArray.from_arrays([pa.array([meta] * 2, pa.binary()),
+                                                          pa.array(values, pa.binary())], ["metadata", "value"]))
+    assert s.undecodable is None and s.unsorted is None
+    assert s.misordered is not None and s.misordered[0] == 3 and "'b' (id 1) before 'a' (id 0)" in s.misordered[1]
+    # a shredded field's value is read too: row {"o": {"a": 1, "b": 2}}, "o" a shredded field
+    # whose value holds the object (dictionary ["a", "b", "o"])
+    shredded = pa.struct([pa.field("metadata", pa.binary(), nullable=False), pa.field("value", pa.binary()),
+                          pa.field("typed_value", pa.struct([pa.field("o", pa.struct([pa.field("value", pa.binary())]),
+                                                                      nullable=False)]))])
+    meta3 = v.encode_metadata(["a", "b", "o"])
+    for value, misordered in ((good, None), (bad, 0)):
+        s = VariantStats()
+        accumulate_variant(s, pa.array([{"metadata": meta3, "value": None, "typed_value": {"o": {"value": value}}}],
+                                       shredded))
+        assert s.undecodable is None and (s.misordered and s.misordered[0]) == misordered
+
+
+def test_a_variant_bound_whose_object_lists_fields_out_of_order_is_reported() -> None:
+    keys = ["$['a']", "$['b']"]
+    meta = bytes([0x11, 2, 0, 6, 12]) + "".join(keys).encode()  # sorted, bit set
+    # field ids 1 0: "$['b']" listed before "$['a']"
+    bound = meta + bytes.fromhex("02" "02" "0100" "020004" "0c01" "0c02")
+    assert v.bounds_from_bytes(bound) == {"$['a']": v.Primitive("int8", 1), "$['b']": v.Primitive("int8", 2)}
+    assert _bound_findings(bound) == [("parquet.variant-object-field-order", "entries[0].lower_bounds[2]"),
+                                      ("parquet.variant-object-field-order", "entries[0].upper_bounds[2]")]
+    assert _bound_findings(v.bounds_to_bytes({"$['b']": v.Primitive("int8", 2), "$['a']": v.Primitive("int8", 1)})) == []
+
+
+def test_the_kit_reports_the_field_order_duckdb_writes(tmp_path: Path) -> None:
+    """DuckDB's Parquet Variant writer lists an object's field ids in the order it meets the keys
+    (record duckdb-variant-object-field-order; 1.5.5 has it): the checker reports the file it
+    writes (and none from a DuckDB that orders them); the values still decode. A scalar row beside
+    the object keeps DuckDB from shredding the object, so it is encoded in value."""
+    col, version, s = _duckdb_column(
+        tmp_path, """SELECT * FROM (VALUES ('{"b":1,"a":2}'::JSON::VARIANT), ('1'::JSON::VARIANT)) t(v)""")
+    row = col.chunks[0][0].as_py()
+    assert row["value"] is not None and row["value"][0] & 0x3 == 2, f"duckdb {version} shredded the object: {row}"
+    keys = v.decode_metadata(row["metadata"])[0]
+    count = row["value"][1]  # 1-byte num_elements, then 1-byte field ids (header 0x02)
+    names = [keys[i] for i in row["value"][2:2 + count]]
+    broken = names != sorted(names, key=lambda k: k.encode("utf-8"))
+    assert broken or version != "1.5.5", f"duckdb {version} wrote {row['value'].hex()}: update the record"
+    assert (s.misordered is not None and s.misordered[0] == 0) == broken, f"duckdb {version}: {row['value'].hex()}"
+    got = [x for chunk in col.chunks for x in v.unshred(chunk)]
+    assert got[0] == {"a": v.Primitive("int64", 2), "b": v.Primitive("int64", 1)}

@@ -1619,6 +1619,57 @@ def _java_variant_string_utf16(o: Overlay, rng: random.Random) -> str | None:
             f"order: upper {hi16!r}, lower {lo16!r}")
 
 
+def _rewrite_variant_rows(o: Overlay, rng: random.Random, wanted: Callable[[bytes, bytes | None], bool],
+                          recode: Callable[[bytes, bytes | None], tuple[bytes, bytes | None]], what: str) -> str | None:
+    """Rewrite the variant column of a Parquet data file (one with a row ``wanted`` takes): each
+    valid row's metadata and top-level value as ``recode`` gives them. What was done (``what``: how
+    the column was rewritten), or None when no file has such a row."""
+    cols = generic_data._column_types(o)
+    if "variant" not in cols.values():
+        return None
+    cands = []
+    for p, _i, e in generic_data._parquet_data(o):
+        path = str(e["data_file"]["file_path"])
+        table = pq.read_table(local_path(path) or path)
+        for n, f in enumerate(table.schema):
+            fid = (f.metadata or {}).get(b"PARQUET:field_id")
+            if fid is None or cols.get(int(fid)) != "variant" or not pa.types.is_struct(f.type):
+                continue
+            arr = table.column(n).combine_chunks()
+            t = arr.type
+            if t.get_field_index("metadata") < 0:
+                continue
+            metas = arr.field("metadata").to_pylist()
+            values = arr.field("value").to_pylist() if t.get_field_index("value") >= 0 else [None] * len(metas)
+            if any(ok and m and wanted(m, x) for ok, m, x in zip(arr.is_valid().to_pylist(), metas, values)):
+                cands.append((path, table, n, arr))
+    c = pick(rng, cands)
+    if c is None:
+        return None
+    path, table, n, arr = c
+    t = arr.type
+    children = [arr.field(k) for k in range(t.num_fields)]
+    mi, vi = t.get_field_index("metadata"), t.get_field_index("value")
+    metas = children[mi].to_pylist()
+    values = children[vi].to_pylist() if vi >= 0 else [None] * len(metas)
+    new_metas, new_values = [], []
+    for ok, meta, value in zip(arr.is_valid().to_pylist(), metas, values):
+        meta, value = recode(meta, value) if ok and meta else (meta, value)
+        new_metas.append(meta)
+        new_values.append(value)
+    children[mi] = pa.array(new_metas, children[mi].type)
+    if vi >= 0:
+        children[vi] = pa.array(new_values, children[vi].type)
+    mask = arr.is_null() if arr.null_count else None
+    new = pa.StructArray.from_arrays(children, fields=list(t), mask=mask)
+    table = table.set_column(n, table.schema.field(n), new)
+    buf = io.BytesIO()
+    pq.write_table(table, buf)
+    o.copy_file(path, buf.getvalue())
+    return (f"{os.path.basename(path)}: variant column {table.schema.field(n).name!r} rewritten with {what} "
+            "(file_size_in_bytes re-stamped)")
+
+
 @damage("parquet.variant-sorted-strings", "data-file",
         "variant metadata with sorted_strings set over a dictionary that is not sorted (keys in descending order)",
         name="duckdb-23591-variant-sorted-strings", bug="duckdb-23591-variant-sorted-strings")
@@ -1628,50 +1679,33 @@ def _duckdb_variant_sorted_strings(o: Overlay, rng: random.Random) -> str | None
     # row's dictionary holds its keys in descending order (unsorted wherever it has two or more),
     # bit set, and the row's value re-encoded with the field ids of that dictionary: the values,
     # so the file's counts and bounds, are unchanged.
-    cols = generic_data._column_types(o)
-    if "variant" not in cols.values():
-        return None
-    cands = []
-    for p, i, e in generic_data._parquet_data(o):
-        path = str(e["data_file"]["file_path"])
-        table = pq.read_table(local_path(path) or path)
-        for n, f in enumerate(table.schema):
-            fid = (f.metadata or {}).get(b"PARQUET:field_id")
-            if fid is None or cols.get(int(fid)) != "variant" or not pa.types.is_struct(f.type):
-                continue
-            arr = table.column(n).combine_chunks()
-            metas = arr.field("metadata").to_pylist()
-            valid = arr.is_valid().to_pylist()
-            if any(ok and m and len(variant.decode_metadata(m)[0]) > 1 for ok, m in zip(valid, metas)):
-                cands.append((path, table, n, arr))
-    c = pick(rng, cands)
-    if c is None:
-        return None
-    path, table, n, arr = c
-    t = arr.type
-    children = [arr.field(k) for k in range(t.num_fields)]
-    metas = children[t.get_field_index("metadata")].to_pylist()
-    vi = t.get_field_index("value")
-    values = children[vi].to_pylist() if vi >= 0 else [None] * len(metas)
-    new_metas, new_values = [], []
-    for ok, meta, value in zip(arr.is_valid().to_pylist(), metas, values):
-        if not ok or not meta:
-            new_metas.append(meta)
-            new_values.append(value)
-            continue
+    def recode(meta: bytes, value: bytes | None) -> tuple[bytes, bytes | None]:
         keys = variant.decode_metadata(meta)[0]
         order = sorted(keys, key=lambda k: k.encode("utf-8"), reverse=True)
-        new_metas.append(variant.encode_metadata(order, as_given=True))
-        new_values.append(None if value is None else
-                          variant.encode_value(variant.decode(meta, value), {k: j for j, k in enumerate(order)}))
-    children[t.get_field_index("metadata")] = pa.array(new_metas, children[t.get_field_index("metadata")].type)
-    if vi >= 0:
-        children[vi] = pa.array(new_values, children[vi].type)
-    mask = arr.is_null() if arr.null_count else None
-    new = pa.StructArray.from_arrays(children, fields=list(t), mask=mask)
-    table = table.set_column(n, table.schema.field(n), new)
-    buf = io.BytesIO()
-    pq.write_table(table, buf)
-    o.copy_file(path, buf.getvalue())
-    return (f"{os.path.basename(path)}: variant column {table.schema.field(n).name!r} rewritten with each row's "
-            "metadata dictionary in descending order, sorted_strings still set (file_size_in_bytes re-stamped)")
+        return (variant.encode_metadata(order, as_given=True),
+                None if value is None else variant.encode_value(variant.decode(meta, value),
+                                                                {k: j for j, k in enumerate(order)}))
+    return _rewrite_variant_rows(o, rng, lambda m, _v: len(variant.decode_metadata(m)[0]) > 1, recode,
+                                 "each row's metadata dictionary in descending order, sorted_strings still set")
+
+
+def _has_object_of_two(v: variant.Variant) -> bool:
+    if isinstance(v, dict):
+        return len(v) > 1 or any(_has_object_of_two(x) for x in v.values())
+    return isinstance(v, list) and any(_has_object_of_two(x) for x in v)
+
+
+@damage("parquet.variant-object-field-order", "data-file",
+        "variant objects listing their field ids in descending order of the field names",
+        name="duckdb-variant-object-field-order", bug="duckdb-variant-object-field-order")
+def _duckdb_variant_field_order(o: Overlay, rng: random.Random) -> str | None:
+    # DuckDB 1.5.5's Parquet Variant writer lists an object's field ids in the order it met the keys.
+    # The case re-encodes each row's value with every object's field ids (and their offsets) in
+    # descending order of the names, the dictionary kept sorted and sorted_strings set: only the
+    # order of the ids is wrong; the values, counts and bounds are unchanged.
+    def recode(meta: bytes, value: bytes | None) -> tuple[bytes, bytes | None]:
+        keys = variant.decode_metadata(meta)[0]
+        return meta, None if value is None else variant.encode_value(
+            variant.decode(meta, value), {k: j for j, k in enumerate(keys)}, descending=True)
+    return _rewrite_variant_rows(o, rng, lambda m, v: v is not None and _has_object_of_two(variant.decode(m, v)),
+                                 recode, "each object's field ids in descending order of the field names")

@@ -64,7 +64,7 @@ from iceberg_conformance.reference.types import (
     VariantType,
 )
 from iceberg_conformance.reference.values import value_from_json
-from iceberg_conformance.reference.variant import CLAUSE_SORTED_STRINGS
+from iceberg_conformance.reference.variant import CLAUSE_FIELD_ORDER, CLAUSE_SORTED_STRINGS
 
 CLAUSE_DATA_FILE = "Manifests: data_file fields"
 CLAUSE_PARTITION = "Partitioning: partition values of a data file are the transforms of its rows"
@@ -447,6 +447,10 @@ def _check_columns(run: CheckRun, uri: str, df: dict[str, Any], ctx: dict[str, A
             row, why = vs.unsorted
             add("parquet.variant-sorted-strings", f"variant column {fid}, row {row} (the first such row): {why}",
                 CLAUSE_SORTED_STRINGS, f"column {fid}/row {row}")
+        if vs.misordered is not None:
+            row, why = vs.misordered
+            add("parquet.variant-object-field-order", f"variant column {fid}, row {row} (the first such row): {why}",
+                CLAUSE_FIELD_ORDER, f"column {fid}/row {row}")
         compare_variant(df, fid, vs, lambda r, m, c, loc: add(r, m, c, loc))
     def every_value(fid: int) -> ColumnStats:
         """The partition source ``fid`` read again, every distinct value kept."""

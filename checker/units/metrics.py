@@ -30,9 +30,8 @@ from iceberg_conformance.reference.types import (
     TimestampNanoType, TimestampType, TimestamptzNanoType, TimestamptzType, TimeType, UUIDType,
 )
 from iceberg_conformance.reference.variant import (
-    Primitive, bounds_from_bytes as variant_bounds_from_bytes, order_class, order_key, show as show_variant,
+    PathValues, bounds_from_bytes as variant_bounds_from_bytes, order_class, order_key, show as show_variant,
     sorted_strings_problem, unshred,
-    values_by_path,
 )
 
 CLAUSE_METRICS = "Manifests: data_file value_counts, null_value_counts, nan_value_counts, lower_bounds, upper_bounds"
@@ -349,17 +348,17 @@ def show(v: Any) -> str:
 
 @dataclass
 class VariantStats:
-    """What the values of one variant column hold: by normalized path and order class
-    (:func:`reference.variant.order_class`), the least and greatest value (order keys and values);
-    why the column did not decode, if it did not."""
+    """What the values of one variant column hold by normalized path (their types, the least and
+    greatest value of each order class: :class:`reference.variant.PathValues`); why the column did
+    not decode, if it did not."""
 
-    ranges: dict[str, dict[str, tuple[Any, Primitive, Any, Primitive]]] = field(default_factory=dict)
+    values: PathValues = field(default_factory=PathValues)
     undecodable: str | None = None
-    #: paths where an object is found
-    objects: set[str] = field(default_factory=set)
     #: rows read so far; the first row whose metadata breaks its sorted_strings bit, and why
     rows: int = 0
     unsorted: tuple[int, str] | None = None
+    #: the first row holding an object whose field ids are not in the order of their names, and why
+    misordered: tuple[int, str] | None = None
 
 
 def accumulate_variant(stats: VariantStats, arr: Any) -> None:
@@ -369,8 +368,9 @@ def accumulate_variant(stats: VariantStats, arr: Any) -> None:
     first, stats.rows = stats.rows, stats.rows + len(arr)
     if stats.unsorted is None:
         stats.unsorted = unsorted_metadata(arr, first)
+    misordered: list[tuple[int, str]] | None = [] if stats.misordered is None else None
     try:
-        rows = unshred(arr)
+        rows = unshred(arr, misordered)
     except SpecViolation as e:
         stats.undecodable = e.detail
         return
@@ -379,24 +379,12 @@ def accumulate_variant(stats: VariantStats, arr: Any) -> None:
         # findings stand ("Untrusted tables: the checker never crashes, never hangs")
         stats.undecodable = f"{type(e).__name__}: {e}"
         return
+    if misordered:
+        row, why = misordered[0]
+        stats.misordered = (first + row, why)
     for r in rows:
-        if r is None:
-            continue
-        for path, values in values_by_path(r, "$", None, stats.objects).items():
-            by_class = stats.ranges.setdefault(path, {})
-            for v in values:
-                cls, key = order_class(v), order_key(v)
-                if cls is None or key is None:
-                    continue
-                old = by_class.get(cls)
-                if old is None:
-                    by_class[cls] = (key, v, key, v)
-                    continue
-                lo_key, lo, hi_key, hi = old
-                by_class[cls] = (key, v, hi_key, hi) if key < lo_key else old
-                lo_key, lo, hi_key, hi = by_class[cls]
-                if key > hi_key:
-                    by_class[cls] = (lo_key, lo, key, v)
+        if r is not None:
+            stats.values.add(r)
 
 
 def unsorted_metadata(arr: Any, first: int) -> tuple[int, str] | None:
@@ -434,8 +422,8 @@ def compare_variant(df: dict[str, Any], fid: int, s: VariantStats, add: Callable
     normalized path -> bound) against the values at each path: a lower bound above the least value
     of its order class, an upper bound below the greatest (a truncated upper bound must still be
     >= the greatest value). Values of another class than the bound's are not compared; values of
-    more than one class (or objects beside them) at a path with bounds are mixed Variant types,
-    which bounds must not describe."""
+    more than one Variant type at a path with bounds (:meth:`reference.variant.PathValues.mixed`)
+    are mixed Variant types, which bounds must not describe."""
     mixed: set[str] = set()
     for which, op in (("lower_bounds", "lower"), ("upper_bounds", "upper")):
         raw = (df.get(which) or {}).get(str(fid))
@@ -448,14 +436,14 @@ def compare_variant(df: dict[str, Any], fid: int, s: VariantStats, add: Callable
                 f"{getattr(e, 'detail', e)}", CLAUSE_METRICS, f"{which}/{fid}")
             continue
         for path, b in sorted(bounds.items()):
-            kinds = sorted(set(s.ranges.get(path, {})) | ({"object"} if path in s.objects else set()))
-            if len(kinds) > 1 and path not in mixed:
+            kinds = s.values.mixed(path)
+            if kinds and path not in mixed:
                 mixed.add(path)
                 add("data.variant-bound-mixed-types", f"{which}[{fid}] has a bound for {path}, whose values in the "
                     f"file are of mixed Variant types ({', '.join(kinds)})", CLAUSE_VARIANT_MIXED,
                     f"{which}/{fid}/{path}")
             cls, key = order_class(b), order_key(b)
-            have = s.ranges.get(path, {}).get(cls or "")
+            have = s.values.ranges.get(path, {}).get(cls or "")
             if have is None or key is None:
                 continue
             lo_key, lo, hi_key, hi = have
