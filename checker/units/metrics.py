@@ -436,7 +436,7 @@ def compare_variant(df: dict[str, Any], fid: int, s: VariantStats, add: Callable
                 f"{getattr(e, 'detail', e)}", CLAUSE_METRICS, f"{which}/{fid}")
             continue
         for path, b in sorted(bounds.items()):
-            kinds = s.values.mixed(path)
+            kinds = s.values.mixed(path, exact=False)
             if kinds and path not in mixed:
                 mixed.add(path)
                 add("data.variant-bound-mixed-types", f"{which}[{fid}] has a bound for {path}, whose values in the "
