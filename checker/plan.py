@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 from iceberg_conformance.checker.run import CheckRun
-from iceberg_conformance.reference.manifests import inherit
+from iceberg_conformance.reference.manifests import inherit, RepeatingEntries
 from iceberg_conformance.reference.metadata import snapshots_by_id
 
 
@@ -135,8 +135,8 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
 
 
-def snapshot_manifests(run: CheckRun, snap: dict[str, Any]) -> list[dict[str, Any]]:
-    """Manifest-list entries of a snapshot (v1 ``manifests`` lists become bare entries)."""
+def snapshot_manifests(run: CheckRun, snap: dict[str, Any]) -> Sequence[dict[str, Any]]:
+    """Manifest-list entries of a snapshot (v1 ``manifests`` lists become bare entries); read-only."""
     ml = snap.get("manifest-list")
     if isinstance(ml, str):
         local = run.local(ml)
@@ -152,7 +152,7 @@ Live = list[tuple[dict[str, Any], dict[str, Any], int]]
 
 
 def live_entries(run: CheckRun, snap: dict[str, Any], seen: dict[tuple[str, int], tuple[dict[str, Any], Live]] | None = None,
-                 listed: list[dict[str, Any]] | None = None) -> Iterator[tuple[dict[str, Any], dict[str, Any], int]]:
+                 listed: Sequence[dict[str, Any]] | None = None) -> Iterator[tuple[dict[str, Any], dict[str, Any], int]]:
     """(manifest-list entry, entry with inherited values, index) of every ADDED/EXISTING entry
     of the snapshot. ``seen`` keeps each manifest's live entries by the record object that names
     it (``listed``: the snapshot's records, equal records of different snapshots being one
@@ -175,7 +175,7 @@ def live_entries(run: CheckRun, snap: dict[str, Any], seen: dict[tuple[str, int]
 
 
 def _live_groups(run: CheckRun, seen: dict[tuple[str, int], tuple[dict[str, Any], Live]],
-                 listed: list[dict[str, Any]]) -> list[tuple[tuple[str, int], Live, bool]]:
+                 listed: Sequence[dict[str, Any]]) -> list[tuple[tuple[str, int], Live, bool]]:
     """:func:`live_entries` of a snapshot's records ``listed``, per record: (its key in ``seen``,
     its manifest's live entries, whether they were decoded here for the first time)."""
     out = []
@@ -193,6 +193,16 @@ def _live_groups(run: CheckRun, seen: dict[tuple[str, int], tuple[dict[str, Any]
         else:
             out.append((key, kept[1], False))
     return out
+
+
+def _replace(listed: Sequence[dict[str, Any]], i: int, record: dict[str, Any]) -> None:
+    """Put ``record`` at position ``i`` of a list the run holds (in the part of a
+    :class:`~reference.manifests.RepeatingEntries` that holds it, so the lists repeating it
+    hold it too)."""
+    if isinstance(listed, RepeatingEntries):
+        listed.replace(i, record)
+    elif isinstance(listed, list):
+        listed[i] = record
 
 
 def _live_data_file(mf: dict[str, Any], e: dict[str, Any], partition: str) -> tuple[int, Any, Any, int]:
@@ -268,7 +278,7 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
     # times entries). A v3 table's entries are gone through for each snapshot.
     lazy = version < 3
     visits: dict[tuple[str, int], list[int]] = {}
-    listed_of: dict[int, list[dict[str, Any]] | None] = {}
+    listed_of: dict[int, Sequence[dict[str, Any]] | None] = {}
     for pos, snap in enumerate(snaps):
         sid = snap.get("snapshot-id")
         key = id_key(sid)
@@ -286,7 +296,8 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
                         canonical(mf), {"record": mf, "where": [[list_path, i, sid]], "listed": 0})
                 rec["listed"] += 1
                 # the run keeps every list it read: a record equal to one seen before becomes that one
-                listed[i] = rec["record"]
+                if rec["record"] is not mf:
+                    _replace(listed, i, rec["record"])
             groups = [] if metadata_only else _live_groups(run, seen, listed)
         except Exception:  # unreadable input: the snapshot and manifest units report it
             groups, listed = [], None

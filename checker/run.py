@@ -14,12 +14,12 @@ from __future__ import annotations
 import os
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, Iterator, TypeVar
+from typing import Any, Callable, Generic, Iterator, Sequence, TypeVar
 
 from iceberg_conformance.checker.find import absent, local_path, Locator, Roots, table_roots, watch
 from iceberg_conformance.reference.avro import SharedBlocks
 from iceberg_conformance.reference.findings import Finding
-from iceberg_conformance.reference.manifests import read_manifest, read_manifest_list
+from iceberg_conformance.reference.manifests import read_manifest, read_manifest_list_shared
 from iceberg_conformance.reference.metadata import (current_schema, format_version, load_metadata, load_metadata_after,
                                                      schema_by_id, SharedArrays)
 from iceberg_conformance.reference.safeio import is_regular
@@ -113,8 +113,11 @@ class CheckRun:
         #: manifest path -> the live digest its manifest unit computed (see :mod:`checker.plan`)
         self.digests: dict[str, Any] = {}
         #: every manifest list read, kept for the run: planning reads each once and the snapshot
-        #: units use what it read (planning makes identical records of different lists one object)
-        self._lists: dict[str, tuple[list[dict[str, Any]], list[Finding]]] = {}
+        #: units use what it read (planning makes identical records of different lists one object);
+        #: a list that repeats a list read before holds its own records and that list
+        #: (:class:`~reference.manifests.RepeatingEntries`), so together they grow with the
+        #: distinct records, not with snapshots times records
+        self._lists: dict[str, tuple[Sequence[dict[str, Any]], list[Finding]]] = {}
         #: the distinct manifest-list records decoded (see :func:`reference.manifests.read_manifest_list`)
         self._list_records: dict[Any, Any] = {}
         #: the blocks of the lists read last, whose records the next list repeats
@@ -263,11 +266,13 @@ class CheckRun:
 
     # --- what has been read ---------------------------------------------------------------------
 
-    def manifest_list(self, path: str) -> tuple[list[dict[str, Any]], list[Finding]]:
-        """The decoded records of a manifest list and its findings."""
+    def manifest_list(self, path: str) -> tuple[Sequence[dict[str, Any]], list[Finding]]:
+        """The decoded records of a manifest list (read-only: a list may be repeated by
+        another) and its findings."""
         got = self._lists.get(path)
         if got is None:
-            got = self._lists[path] = read_manifest_list(path, self.version, self._list_records, self._list_blocks)
+            got = self._lists[path] = read_manifest_list_shared(path, self.version, self._list_records,
+                                                                self._list_blocks)
         return got
 
     def manifest(self, path: str) -> tuple[list[dict[str, Any]], list[Finding]]:

@@ -33,7 +33,8 @@ import os
 import struct
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from typing import Any, Iterable, Literal
+from itertools import islice
+from typing import Any, Iterable, Iterator, Literal, overload, Sequence
 
 from .avro import (
     AvroSchema, _Namer, decode_value, encode_value, from_avro, read_container, read_container_shared,
@@ -1280,6 +1281,62 @@ def check_manifest(path: str, context: ManifestContext) -> list[Finding]:
 
 # --- manifest lists -----------------------------------------------------------------------------
 
+class RepeatingEntries(Sequence[dict[str, Any]]):
+    """The entries of a manifest list that repeats every entry of a list read before it: its own
+    entries (those in front), then that list's. A table's next list repeats its parent's, so the
+    lists of a history share one array of their entries, last entry first (the parent's array,
+    extended by the new entries while no other list has extended it), each list being the
+    array's first ``len`` items read backwards: the n lists of a history then hold n entry
+    references, not the n * (n + 1) / 2 of n whole lists. Read-only (but see :meth:`replace`)."""
+
+    __slots__ = ("_stack", "_len")
+    _stack: list[dict[str, Any]]
+    _len: int
+
+    def __init__(self, own: list[dict[str, Any]], repeated: list[dict[str, Any]] | RepeatingEntries) -> None:
+        stack: list[dict[str, Any]]
+        if isinstance(repeated, RepeatingEntries):
+            stack = repeated._stack
+            if len(stack) != repeated._len:  # extended by another list already (a branch): a copy
+                stack = stack[:repeated._len]
+        else:
+            stack = repeated[::-1]
+        stack.extend(reversed(own))
+        self._stack = stack
+        self._len = len(stack)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        stack = self._stack
+        return islice(reversed(stack), len(stack) - self._len, None)
+
+    @overload
+    def __getitem__(self, i: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, i: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(i, slice):
+            return list(self)[i]
+        return self._stack[self._at(i)]
+
+    def replace(self, i: int, entry: dict[str, Any]) -> None:
+        """Put ``entry`` at position ``i``: every list sharing this one's array then holds it
+        there too (for a reader that makes equal entries one object)."""
+        self._stack[self._at(i)] = entry
+
+    def _at(self, i: int) -> int:
+        """The place in the shared array of position ``i``."""
+        if i < 0:
+            i += self._len
+        if not 0 <= i < self._len:
+            raise IndexError("manifest list entry index out of range")
+        return self._len - 1 - i
+
+
 def read_manifest_list(path: str, format_version: int | None = None, memo: dict[Any, Any] | None = None,
                        blocks: SharedBlocks | None = None) -> tuple[list[dict[str, Any]], list[Finding]]:
     """(decoded manifest-list entries, findings) of a manifest list file. ``memo``, kept across
@@ -1288,6 +1345,16 @@ def read_manifest_list(path: str, format_version: int | None = None, memo: dict[
     of the manifests they keep, so its many lists hold few distinct records), and checks each
     such entry once. ``blocks``, kept across the lists too, decodes the records a list's blocks
     repeat from a list read before once (:class:`~reference.avro.SharedBlocks`)."""
+    entries, findings = read_manifest_list_shared(path, format_version, memo, blocks)
+    return list(entries) if isinstance(entries, RepeatingEntries) else entries, findings
+
+
+def read_manifest_list_shared(path: str, format_version: int | None = None, memo: dict[Any, Any] | None = None,
+                              blocks: SharedBlocks | None = None
+                              ) -> tuple[list[dict[str, Any]] | RepeatingEntries, list[Finding]]:
+    """:func:`read_manifest_list`, the entries of a list that repeats a list read before (through
+    ``memo`` and ``blocks``) held as :class:`RepeatingEntries` of that list's entries as this
+    function returned them (so a table's lists together hold each entry reference once)."""
     findings: list[Finding] = []
     try:
         try:
@@ -1337,19 +1404,23 @@ def read_manifest_list(path: str, format_version: int | None = None, memo: dict[
             if 509 not in summary_ids:
                 findings.append(_finding("manifests.field-missing", "field_summary: required field 509 contains_null "
                                          "is missing", CLAUSE_LIST, path, "field_summary"))
-    entries = []
+    entries: list[dict[str, Any]] = []
     # v1 has no content field; one written anyway is read raw (the v1 rows leave it out)
     v1_content = ids[517][0] if version == 1 and 517 in ids else None
     context = (version, json.dumps(writer_schema, sort_keys=True)) if memo is not None else None
-    # a list whose one block ends with a block read before, whose entries all passed the checks
-    # below: only the records in front are decoded and checked, the others' entries are reused
+    if memo is not None:  # one object per schema: the memo's keys hold it once, not once per list
+        context = memo.setdefault(("context", context), context)
+    # a list whose one block ends with a block read before: only the records in front are
+    # decoded, the others' entries are that list's (checked again only if one gave a finding)
     tail = blocks.last_tail if blocks is not None and shared and memo is not None and v1_content is None else None
     reused = blocks.derived(tail[0]) if blocks is not None and tail is not None else None
     block_records = records
-    if reused is not None and reused[0] == context and reused[2]:
+    after: list[dict[str, Any]] | RepeatingEntries | None = None
+    if reused is not None and reused[0] == context:
         records, after = records[:tail[1]], reused[1]  # type: ignore[index]
-    else:
-        after = []
+    # the repeated list's entries, when one of them gave a finding there, are checked again
+    # below (at their places in this list)
+    recheck = after is not None and reused is not None and not reused[2]
     before_records = len(findings)
     for i, r in enumerate(records):
         if v1_content is not None and isinstance(r, dict) and r.get(v1_content) not in (None, 0):
@@ -1367,7 +1438,8 @@ def read_manifest_list(path: str, format_version: int | None = None, memo: dict[
                 known = memo.get(seen_as)
                 if known is None:
                     known = memo[seen_as] = decode_manifest_file(r, version, ids, summary_ids)
-                if shared:  # a later list may repeat this very record object (the memo keeps it)
+                if shared and after is None:  # a later list may repeat this very record object (the memo
+                    # keeps it); a later list repeating a list whose tail was reused reuses its entries
                     memo[(context, id(r))] = (r, known)
                 entries.append(known)
                 continue
@@ -1379,9 +1451,7 @@ def read_manifest_list(path: str, format_version: int | None = None, memo: dict[
             return [], findings
     # entries checked before without a finding (the memo keeps them, so their ids stay theirs)
     clean = memo.setdefault(("clean", version), {}) if memo is not None else {}
-    checked = entries
-    entries = entries + after if after else entries
-    for i, mf in enumerate(checked):
+    for i, mf in enumerate(entries + list(after) if recheck and after is not None else entries):
         if clean.get(id(mf)) is mf:
             continue
         before = len(findings)
@@ -1404,10 +1474,12 @@ def read_manifest_list(path: str, format_version: int | None = None, memo: dict[
                                      "Manifest Lists / First Row ID Assignment", path, loc))
         if memo is not None and len(findings) == before:
             clean[id(mf)] = mf
+    # the entries after those checked here are the repeated list's, held as that list's object
+    got = RepeatingEntries(entries, after) if after else entries
     if blocks is not None and memo is not None and v1_content is None:
         # the block's records (kept by ``blocks``) -> its entries, and whether none gave a finding
-        blocks.derive(block_records, (context, entries, len(findings) == before_records))
-    return entries, findings
+        blocks.derive(block_records, (context, got, len(findings) == before_records))
+    return got, findings
 
 
 # --- writing --------------------------------------------------------------------------------------
@@ -1577,7 +1649,8 @@ def summarize(entries: Iterable[dict[str, Any]], ptype: StructType) -> list[dict
 
 
 __all__ = [
-    "ManifestContext", "read_manifest", "read_manifest_list", "check_manifest", "inherit",
+    "ManifestContext", "read_manifest", "read_manifest_list", "read_manifest_list_shared", "RepeatingEntries",
+    "check_manifest", "inherit",
     "manifest_avro_schema", "manifest_list_avro_schema", "manifest_entry_type", "manifest_file_type",
     "data_file_type", "required_header_keys", "partition_type", "manifest_bytes", "manifest_list_bytes",
     "write_manifest", "write_manifest_list", "summarize", "check_against_list_entry",

@@ -14,6 +14,7 @@ holding every snapshot before it) or on a document built here:
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 from pathlib import Path
@@ -27,7 +28,7 @@ from iceberg_conformance.checker.run import CheckRun
 from iceberg_conformance.checker.units import snapshot as snapshot_unit
 from iceberg_conformance.reference import metadata as md
 from iceberg_conformance.reference.avro import SharedBlocks
-from iceberg_conformance.reference.manifests import read_manifest_list
+from iceberg_conformance.reference.manifests import read_manifest_list, RepeatingEntries
 
 APPENDS = 20
 
@@ -250,6 +251,62 @@ def test_a_list_does_not_go_through_the_records_of_the_list_it_repeats(table: st
     assert [len(entries) for entries, _f in got] == list(range(1, APPENDS + 1))
     assert all(a[0][1:] == b[0] for a, b in zip(got[1:], got))  # each repeats its parent's records
     assert _CountingMemo.looked == APPENDS  # the new record of each list only, not 210 records
+
+
+def _references_held(values: list[Any]) -> int:
+    """The element references of the containers that hold ``values`` (followed down to their
+    items: records, dicts, are not gone into), each container counted once."""
+    seen: set[int] = set()
+    held = 0
+    todo = list(values)
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, (dict, str, int)):
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, list):
+            held += len(obj)
+        todo.extend(gc.get_referents(obj))
+    return held
+
+
+def test_the_run_s_lists_hold_each_record_once_not_once_per_list(table: str) -> None:
+    """A list that repeats its parent's records holds its new ones and its parent's list: the
+    20 lists the run keeps hold about 20 record references (distinct records), not the 210 of
+    20 whole lists (1 + 2 + ... + 20), and still read as the whole lists."""
+    snaps = sorted(_doc(table)["snapshots"], key=lambda s: s["sequence-number"])
+    lists = [s["manifest-list"].removeprefix("file://") for s in snaps]
+    run = CheckRun(table)
+    kept = [run.manifest_list(path)[0] for path in lists]
+    for path, entries in zip(lists, kept):
+        assert list(entries) == read_manifest_list(path, 2)[0]
+        assert len(entries) == len(read_manifest_list(path, 2)[0])
+    assert [entries[-1] for entries in kept] == [kept[0][0]] * APPENDS  # each ends with the first record
+    assert _references_held(kept) <= 2 * APPENDS
+
+
+def test_lists_repeating_one_list_read_as_their_own_entries_then_its() -> None:
+    """Two lists repeating one list (a branch), and a list repeating each: each reads as its own
+    entries followed by the repeated list's, by index too, and a replaced entry is replaced in
+    every list holding it."""
+    r = [{"manifest_path": f"m{i}"} for i in range(6)]
+    base = RepeatingEntries([r[1]], [r[0]])
+    main = RepeatingEntries([r[2]], base)
+    branch = RepeatingEntries([r[3], r[4]], base)
+    after = RepeatingEntries([r[5]], main)
+    expected = {"base": [r[1], r[0]], "main": [r[2], r[1], r[0]], "branch": [r[3], r[4], r[1], r[0]],
+                "after": [r[5], r[2], r[1], r[0]]}
+    for name, entries in {"base": base, "main": main, "branch": branch, "after": after}.items():
+        assert list(entries) == expected[name], name
+        assert len(entries) == len(expected[name]), name
+        assert [entries[i] for i in range(-len(entries), len(entries))] == expected[name] * 2, name
+        assert entries[1:] == expected[name][1:], name
+        with pytest.raises(IndexError):
+            entries[len(entries)]
+    other = {"manifest_path": "m1"}
+    main.replace(1, other)
+    assert main[1] is other and after[2] is other and base[0] is other
+    assert list(main) == [r[2], other, r[0]]
 
 
 def test_repeated_keys_are_the_keys_live_in_more_than_one_manifest(table: str) -> None:

@@ -47,3 +47,31 @@ def test_the_table_s_lists_do_repeat_each_other(lists: list[str]) -> None:
     blocks = SharedBlocks()
     hits = [read_container_shared(path, blocks)[3] for path in lists]
     assert not hits[0] and sum(hits) >= len(lists) - 2, hits
+
+
+def test_a_repeated_record_with_a_finding_is_reported_in_every_list_repeating_it(tmp_path: Path) -> None:
+    """Lists [m0], [m1, m0], [m2, m1, m0], [m3, m2, m1, m0] written by the reference writer (one
+    block each, so each ends with the bytes of the one before), m1 with a negative
+    added_files_count: each list from m1 on reports it at m1's place, as reading it whole does,
+    though its entries are those of the list it repeats."""
+    from iceberg_conformance.reference.manifests import write_manifest_list
+
+    sidecar = json.loads((Path(__file__).parents[1] / "vectors/manifests/files/v2-list.sidecar.json").read_text())
+    records = []
+    for i in range(4):
+        record = dict(sidecar["manifests"][0], manifest_path=f"s3://b/m{i}.avro", added_snapshot_id=100 + i)
+        records.append(record)
+    records[1]["added_files_count"] = -1
+    paths = []
+    for k in range(1, 5):
+        paths.append(str(tmp_path / f"list{k}.avro"))
+        write_manifest_list(paths[-1], {"format_version": 2, "metadata": sidecar["metadata"],
+                                        "manifests": records[:k][::-1]})
+    blocks = SharedBlocks()
+    assert [read_container_shared(p, blocks)[3] for p in paths] == [False, True, True, True]
+    memo, blocks = {}, SharedBlocks()
+    for k, path in enumerate(paths, 1):
+        entries, findings = read_manifest_list(path, 2, memo, blocks)
+        assert entries == read_manifest_list(path, 2)[0]
+        expected = [] if k == 1 else [("manifests.negative", f"manifests[{k - 2}]")]
+        assert [(f.rule, f.location) for f in findings] == expected, path

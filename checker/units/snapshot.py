@@ -17,7 +17,7 @@ manifest unit), so no manifest is decoded again.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from iceberg_conformance.checker.plan import describe_key, digest_of, LiveDigest, snapshot_manifests, Unit
 from iceberg_conformance.checker.run import CheckRun, unavailable
@@ -176,7 +176,7 @@ TOTALS = ("total-data-files", "total-delete-files", "total-records", "total-posi
           "total-equality-deletes")
 
 
-def _quiet_totals(run: CheckRun, mfs: list[dict[str, Any]], sid: Any, snap_seq: int | None,
+def _quiet_totals(run: CheckRun, mfs: Sequence[dict[str, Any]], sid: Any, snap_seq: int | None,
                   spec_ids: set[int]) -> tuple[dict[str, int], bool] | None:
     """The live files' totals of a snapshot before v3 whose manifest-list records ``mfs`` give no
     finding of the per-record and live-file rules of :func:`check_snapshot`, and whether every
@@ -237,7 +237,7 @@ def _record_facts(run: CheckRun, mf: dict[str, Any], spec_ids: set[int]
 CLAUSE_ROW_IDS = "Manifest Lists: First Row ID Assignment; Row Lineage"
 
 
-def _row_lineage(run: CheckRun, snap: dict[str, Any], mfs: list[dict[str, Any]], file: str) -> list[Finding]:
+def _row_lineage(run: CheckRun, snap: dict[str, Any], mfs: Sequence[dict[str, Any]], file: str) -> list[Finding]:
     """v3 First Row ID Assignment over one snapshot's manifest list: every data manifest has a
     ``first_row_id`` once the snapshot has a ``first-row-id``; the manifests assigned in this
     snapshot (``first_row_id`` >= the snapshot's) take disjoint ranges, each at least the
@@ -288,7 +288,7 @@ def _row_lineage(run: CheckRun, snap: dict[str, Any], mfs: list[dict[str, Any]],
 CLAUSE_OPERATION = "Snapshots: operation"
 
 
-def check_operation(snap: dict[str, Any], manifests: list[dict[str, Any]], file: str) -> list[Finding]:
+def check_operation(snap: dict[str, Any], manifests: Sequence[dict[str, Any]], file: str) -> list[Finding]:
     """Findings for one snapshot whose manifest-list records are ``manifests``."""
     summary = snap.get("summary")
     op = summary.get("operation") if isinstance(summary, dict) else None
@@ -318,8 +318,8 @@ def check_operation(snap: dict[str, Any], manifests: list[dict[str, Any]], file:
 CLAUSE_ROW_IDS_KEPT = "Manifest Lists: First Row ID Assignment"
 
 
-def check_first_row_ids_kept(snap: dict[str, Any], manifests: list[dict[str, Any]],
-                             parent_manifests: list[dict[str, Any]], file: str) -> list[Finding]:
+def check_first_row_ids_kept(snap: dict[str, Any], manifests: Sequence[dict[str, Any]],
+                             parent_manifests: Sequence[dict[str, Any]], file: str) -> list[Finding]:
     """v3 First Row ID Assignment against the parent snapshot's manifest list: a data manifest
     the parent lists with a ``first_row_id`` keeps it; one the parent lists without (or does not
     list) was assigned by this snapshot, at or above the snapshot's ``first-row-id``."""
