@@ -270,7 +270,7 @@ def newer_finding(current: Current) -> list[Finding]:
 def _warm() -> None:
     """A worker's first task: import what the units read with (the columnar screen's Polars
     when it runs), while the parent still plans."""
-    columnar_enabled()
+    columnar_enabled(load=True)
 
 
 class LocalPool:

@@ -54,11 +54,16 @@ class _Recent(Generic[K, V]):
         return value
 
 
-def columnar_enabled() -> bool:
+def columnar_enabled(load: bool = False) -> bool:
     """Whether the columnar screen runs: Polars is installed and ``$ICEBERG_CONFORMANCE_COLUMNAR``
-    is not ``0``."""
+    is not ``0``. Polars is imported only with ``load`` (a second of work, which the process that
+    plans a table does not wait for: the screen runs where the manifest units run)."""
     if os.environ.get(COLUMNAR_ENV, "1") == "0":
         return False
+    if not load:
+        import importlib.util
+
+        return importlib.util.find_spec("polars") is not None
     try:
         import polars  # noqa: F401
     except ImportError:

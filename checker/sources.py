@@ -16,9 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from iceberg_conformance.checker.check import check_table, TableResult
-from iceberg_conformance.checker.find import Current, find_current, local_path, newer_metadata
+from iceberg_conformance.checker.plan import Unit
+from iceberg_conformance.checker.find import Current, find_current, local_path, Locator, newer_metadata
 from iceberg_conformance.checker.stores import (
-    arrive, arrived, findings_by_uri, is_store_uri, name_by_uri, remove, scheme_of, spool, Spooled, StoreError,
+    arrive, arrived, findings_by_uri, is_store_uri, name_by_uri, prioritize, remove, scheme_of, spool, Spooled,
+    StoreError,
 )
 
 
@@ -145,8 +147,16 @@ def check_source(source: Source, *, relocate: list[tuple[str, str]] | None = Non
     s = source.spooled
     if s is None:
         return check_table(source.current, relocate=source.relocate + list(relocate or []), **kwargs)
-    # the data and delete files arrive while the metadata is checked
-    result = check_table(source.current, relocate=source.relocate + list(relocate or []), arriving=arrive(s), **kwargs)
+    # the data and delete files arrive while the metadata is checked, in the order the units read them
+    moves = source.relocate + list(relocate or [])
+    told = kwargs.pop("planned", None)
+
+    def planned(units: list[Unit]) -> None:
+        locate = Locator(moves)
+        prioritize(s, [p for u in units if (p := locate(u.path)) is not None])
+        if told is not None:
+            told(units)
+    result = check_table(source.current, relocate=moves, arriving=arrive(s), planned=planned, **kwargs)
     try:
         arrived(s)
     except StoreError as e:

@@ -145,6 +145,7 @@ def spool(uri: str, *, metadata_only: bool = False, s3_endpoint: str | None = No
     import pyarrow.fs as pafs
 
     fs, path = filesystem(uri, s3_endpoint)
+    store = _Store(fs, _s3_client(s3_endpoint) if scheme_of(uri) in SCHEMES["s3"] else None)
     named_file: str | None = None
     try:
         info = fs.get_file_info(path)
@@ -181,9 +182,9 @@ def spool(uri: str, *, metadata_only: bool = False, s3_endpoint: str | None = No
                 return "/" not in name and (".metadata.json" in name or name == "version-hint.text")
             rest = sorted((i for i in now if not first(i)), key=lambda i: not i.path.startswith(meta))
             if rest:
-                _FILLERS[local_table] = _Filler(fs, _jobs(rest, path, local_table), local_table)
+                _FILLERS[local_table] = _Filler(store, _jobs(rest, path, local_table), local_table)
             now = [i for i in now if first(i)]
-        _copy(fs, now, path, local_table)
+        _copy(store, now, path, local_table)
         if named_file is not None:
             current = Current(os.path.join(local_table, "metadata", named_file), "named directly")
         else:
@@ -191,11 +192,21 @@ def spool(uri: str, *, metadata_only: bool = False, s3_endpoint: str | None = No
             if found is None:
                 raise StoreError(f"no Iceberg table at {uri} (its metadata/ holds no metadata file)")
             current = found
-        for step in range(2 if held else 0):  # the current file, then the files its metadata-log names
-            name = os.path.basename(current.path)
-            wanted = {name} & held if step == 0 else _logged_names(current.path, held) - {name}
-            _copy(fs, [i for i in files if i.path.startswith(meta) and i.path[len(meta):] in wanted], path,
+        name = os.path.basename(current.path)
+        if name in held:
+            _copy(store, [i for i in files if i.path == meta + name], path, local_table)
+        doc = _current_doc(current.path)
+        if held:  # the files the current one's metadata-log names
+            wanted = _logged_names(doc, held) - {name}
+            _copy(store, [i for i in files if i.path.startswith(meta) and i.path[len(meta):] in wanted], path,
                   local_table)
+        filler = _FILLERS.get(local_table)
+        if filler is not None:
+            # as planning reads them: snapshot by snapshot, a manifest list and then its manifests,
+            # which were written in that order (files written at once: the lists in snapshot order)
+            order = _list_order(doc)
+            filler.jobs.sort(key=lambda job: (not job[0].startswith(meta), job[3],
+                                              order.get(job[0].rsplit("/", 1)[-1], len(order)), job[0]))
     except OSError as e:
         _FILLERS.pop(os.path.join(directory, "table"), None)
         shutil.rmtree(directory, ignore_errors=True)
@@ -243,10 +254,13 @@ def reading_from(spooled: Spooled, fn: Callable[[T], R]) -> Callable[[T], R]:
     return run
 
 
-def _logged_names(current: str, held: set[str]) -> set[str]:
-    """Of the ``held`` metadata file names, those the ``metadata-log`` of the local metadata file
-    ``current`` names (by file name; every held one when it does not read as JSON: the check
-    then reports why, with every file there as listed)."""
+#: a metadata file that does not read as JSON (see :func:`_current_doc`)
+_UNREAD = object()
+
+
+def _current_doc(current: str) -> Any:
+    """The local metadata file ``current`` as JSON, read no further than the check reads it (a
+    larger file is its finding), or :data:`_UNREAD`."""
     import gzip
     import io
     import json
@@ -254,21 +268,41 @@ def _logged_names(current: str, held: set[str]) -> set[str]:
 
     from iceberg_conformance.reference.metadata import MAX_METADATA_BYTES
 
-    try:  # no more than the check itself reads of it (a larger file is its finding)
+    try:
         with open(current, "rb") as f:
             raw = f.read(MAX_METADATA_BYTES + 1)
         if raw[:2] == b"\x1f\x8b":
             with gzip.GzipFile(fileobj=io.BytesIO(raw)) as g:
                 raw = g.read(MAX_METADATA_BYTES + 1)
         if len(raw) > MAX_METADATA_BYTES:
-            return set(held)
-        doc = json.loads(raw)
+            return _UNREAD
+        return json.loads(raw)
     except (OSError, EOFError, ValueError, RecursionError, zlib.error):
+        return _UNREAD
+
+
+def _logged_names(doc: Any, held: set[str]) -> set[str]:
+    """Of the ``held`` metadata file names, those the ``metadata-log`` of the metadata document
+    ``doc`` names (by file name; every held one when it did not read as JSON: the check then
+    reports why, with every file there as listed)."""
+    if doc is _UNREAD:
         return set(held)
     log = doc.get("metadata-log") if isinstance(doc, dict) else None
     if not isinstance(log, list):
         return set()
     return {str(e.get("metadata-file", "")).rsplit("/", 1)[-1] for e in log if isinstance(e, dict)} & held
+
+
+def _list_order(doc: Any) -> dict[str, int]:
+    """File name of each manifest list the metadata document ``doc`` names -> its place among
+    the snapshots."""
+    snaps = doc.get("snapshots") if isinstance(doc, dict) else None
+    out: dict[str, int] = {}
+    for s in snaps if isinstance(snaps, list) else []:
+        ml = s.get("manifest-list") if isinstance(s, dict) else None
+        if isinstance(ml, str):
+            out.setdefault(ml.rsplit("/", 1)[-1], len(out))
+    return out
 
 
 #: files fetched at once from a store (each its own request)
@@ -277,10 +311,15 @@ COPY_THREADS = 16
 COPY_CHUNK = 8 << 20
 
 
-def _jobs(files: list[Any], source: str, target: str) -> list[tuple[str, str]]:
-    """(store path, local path) of the listed ``files`` (under ``source``) at the same relative
-    paths under ``target``, their directories made. A name that would land outside ``target``
-    (a key holding ``..``) is refused."""
+#: a file to copy: (store path, local path, size as listed, -1 when the listing gives none;
+#: when it was last written, as listed, 0 when not given)
+Job = tuple[str, str, int, float]
+
+
+def _jobs(files: list[Any], source: str, target: str) -> list[Job]:
+    """:data:`Job` of each listed file of ``files`` (under ``source``) at the same relative path
+    under ``target``, their directories made. A name that would land outside ``target`` (a key
+    holding ``..``) is refused."""
     root = os.path.realpath(target)
     jobs = []
     for info in files:
@@ -288,27 +327,95 @@ def _jobs(files: list[Any], source: str, target: str) -> list[tuple[str, str]]:
         local = os.path.normpath(os.path.join(root, rel))
         if not rel or os.path.isabs(rel) or not local.startswith(root + os.sep):
             raise StoreError(f"{info.path}: a name that is not a path under {source}; nothing is copied")
-        jobs.append((info.path, local))
-    for d in sorted({os.path.dirname(local) for _, local in jobs}):
+        when = info.mtime.timestamp() if info.mtime is not None else 0.0
+        jobs.append((info.path, local, info.size if isinstance(info.size, int) else -1, when))
+    for d in sorted({job[1].rsplit(os.sep, 1)[0] for job in jobs}):
         os.makedirs(d, exist_ok=True)
     return jobs
 
 
-def _fetch(fs: Any, job: tuple[str, str], partial: str | None = None) -> None:
-    """Copy one file (store path, local path); with ``partial`` (a directory on the same file
-    system) it is written there and appears in its place whole."""
+class _Store:
+    """How the files of a store are read: pyarrow's file system, and for ``s3://`` botocore's
+    ``GetObject`` where botocore is installed. pyarrow's reader asks for an object's size (a HEAD
+    request) before it reads it; the listing gives the size, so one ranged GET per
+    :data:`COPY_CHUNK` does, half the requests. A GET botocore cannot make (no credentials it
+    finds, an error it does not retry) leaves the file, and the files after it, to pyarrow,
+    whose error is the one the check reports."""
+
+    def __init__(self, fs: Any, s3: Any = None) -> None:
+        self.fs, self.s3 = fs, s3
+
+    def read(self, job: Job, out: Any) -> None:
+        """Copy the file of ``job`` into the open file ``out``."""
+        if self.s3 is not None and job[2] >= 0:
+            try:
+                self._get(job, out)
+                return
+            except Exception:  # noqa: BLE001 - botocore's many kinds: pyarrow reads it instead
+                self.s3 = None
+                out.seek(0)
+                out.truncate()
+        # one ranged request per COPY_CHUNK bytes (a stream's reads would ask once per megabyte)
+        with self.fs.open_input_file(job[0]) as src:
+            size, at = src.size(), 0
+            while at < size:
+                out.write(src.read_at(min(COPY_CHUNK, size - at), at))
+                at += COPY_CHUNK
+
+    def _get(self, job: Job, out: Any) -> None:
+        bucket, _, key = job[0].partition("/")
+        size, at = job[2], 0
+        while True:
+            end = min(at + COPY_CHUNK, size)
+            asked = {"Range": f"bytes={at}-{end - 1}"} if size else {}
+            body = self.s3.get_object(Bucket=bucket, Key=key, **asked)["Body"].read()
+            if len(body) != end - at:
+                raise StoreError(f"{job[0]}: {len(body)} bytes where the listing gives {end - at}")
+            out.write(body)
+            at = end
+            if at >= size:
+                return
+
+
+def _s3_client(s3_endpoint: str | None) -> Any:
+    """A botocore S3 client configured as :func:`filesystem` configures pyarrow's (the endpoint
+    override, the AWS environment, else botocore's own chain: profiles, instance roles), or None
+    without botocore."""
+    try:
+        import botocore.session
+        from botocore.config import Config
+    except ImportError:
+        return None
+    kwargs: dict[str, Any] = {}
+    endpoint = s3_endpoint or os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL")
+    if endpoint:
+        kwargs["endpoint_url"] = endpoint if "://" in endpoint else f"http://{endpoint}"
+    region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
+    if region:
+        kwargs["region_name"] = region
+    if os.environ.get("AWS_ACCESS_KEY_ID") and os.environ.get("AWS_SECRET_ACCESS_KEY"):
+        kwargs["aws_access_key_id"] = os.environ["AWS_ACCESS_KEY_ID"]
+        kwargs["aws_secret_access_key"] = os.environ["AWS_SECRET_ACCESS_KEY"]
+        kwargs["aws_session_token"] = os.environ.get("AWS_SESSION_TOKEN") or None
+    try:
+        return botocore.session.get_session().create_client(
+            "s3", config=Config(connect_timeout=TIMEOUT_S, read_timeout=TIMEOUT_S, max_pool_connections=2 * COPY_THREADS,
+                                retries={"max_attempts": 3, "mode": "standard"}), **kwargs)
+    except Exception:  # noqa: BLE001 - a configuration botocore refuses: pyarrow reads
+        return None
+
+
+def _fetch(store: _Store, job: Job, partial: str | None = None) -> None:
+    """Copy one file (:data:`Job`); with ``partial`` (a directory on the same file system) it is
+    written there and appears in its place whole."""
     target = job[1] if partial is None else tempfile.mkstemp(dir=partial)[1]
-    # one ranged request per COPY_CHUNK bytes (a stream's reads would ask once per megabyte)
-    with fs.open_input_file(job[0]) as src, open(target, "xb" if partial is None else "wb") as out:
-        size, at = src.size(), 0
-        while at < size:
-            out.write(src.read_at(min(COPY_CHUNK, size - at), at))
-            at += COPY_CHUNK
+    with open(target, "xb" if partial is None else "wb") as out:
+        store.read(job, out)
     if partial is not None:
         os.replace(target, job[1])
 
 
-def _copy(fs: Any, files: list[Any], source: str, target: str) -> None:
+def _copy(store: _Store, files: list[Any], source: str, target: str) -> None:
     """The listed ``files`` (under ``source``) into ``target`` at the same relative paths
     (:func:`_jobs`), :data:`COPY_THREADS` at a time."""
     from concurrent.futures import ThreadPoolExecutor
@@ -316,7 +423,7 @@ def _copy(fs: Any, files: list[Any], source: str, target: str) -> None:
     jobs = _jobs(files, source, target)
     pool = ThreadPoolExecutor(max_workers=COPY_THREADS)
     try:
-        for _ in pool.map(lambda job: _fetch(fs, job), jobs):
+        for _ in pool.map(lambda job: _fetch(store, job), jobs):
             pass
     finally:  # the first failure ends the copy: the files not yet begun are not fetched
         pool.shutdown(wait=True, cancel_futures=True)
@@ -324,51 +431,74 @@ def _copy(fs: Any, files: list[Any], source: str, target: str) -> None:
 
 class _Filler:
     """The files of a spool left for later (:func:`spool` with ``later``), copied in the
-    background once started, :data:`COPY_THREADS` at a time, each appearing whole. While it
-    runs, :func:`~checker.find.filling_marker` of the directory exists; a check that finds a
-    file missing there waits for it (:func:`~checker.find.watch`)."""
+    background once started by :data:`COPY_THREADS` threads, each file appearing whole, in the
+    order of ``jobs`` (:meth:`prioritize` reorders those not begun). While it runs,
+    :func:`~checker.find.filling_marker` of the directory exists; a check that finds a file
+    missing there waits for it (:func:`~checker.find.watch`). The first failure ends the copy:
+    the files not begun are not fetched."""
 
-    def __init__(self, fs: Any, jobs: list[tuple[str, str]], directory: str) -> None:
-        self.fs, self.jobs, self.directory = fs, jobs, directory
+    def __init__(self, store: _Store, jobs: list[Job], directory: str) -> None:
+        import threading
+
+        self.store, self.jobs, self.directory = store, jobs, directory
         self.error: BaseException | None = None
         self.stopped = False
-        self._thread: Any = None
+        self.started = False
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self._next = 0
+        self._running = 0
 
     def start(self) -> None:
         import threading
 
-        open(filling_marker(self.directory), "x").close()
-        self._thread = threading.Thread(target=self._run, name="iceberg-conformance-copy", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
-
+        self.started = True
         partial = os.path.join(os.path.dirname(self.directory), "partial")
-        pool = ThreadPoolExecutor(max_workers=COPY_THREADS)
-        try:
-            os.makedirs(partial, exist_ok=True)
-            futures = [pool.submit(self._one, job, partial) for job in self.jobs]
-            wait(futures, return_when=FIRST_EXCEPTION)
-            self.error = next((f.exception() for f in futures if f.done() and not f.cancelled() and f.exception()),
-                              None)
-        except BaseException as e:  # noqa: BLE001 - said by join()
-            self.error = e
-        finally:  # the first failure (or a stop) ends the copy: the files not yet begun are not fetched
-            pool.shutdown(wait=True, cancel_futures=True)
-            try:
-                os.remove(filling_marker(self.directory))
-            except OSError:
-                pass
+        os.makedirs(partial, exist_ok=True)
+        open(filling_marker(self.directory), "x").close()
+        self._running = COPY_THREADS
+        for _ in range(COPY_THREADS):
+            threading.Thread(target=self._work, args=(partial,), name="iceberg-conformance-copy", daemon=True).start()
 
-    def _one(self, job: tuple[str, str], partial: str) -> None:
-        if not self.stopped:
-            _fetch(self.fs, job, partial)
+    def _take(self) -> Job | None:
+        with self._lock:
+            if self.stopped or self.error is not None or self._next >= len(self.jobs):
+                return None
+            self._next += 1
+            return self.jobs[self._next - 1]
+
+    def _work(self, partial: str) -> None:
+        try:
+            while (job := self._take()) is not None:
+                try:
+                    _fetch(self.store, job, partial)
+                except BaseException as e:  # noqa: BLE001 - said by join()
+                    with self._lock:
+                        self.error = self.error or e
+        finally:
+            with self._lock:
+                self._running -= 1
+                last = self._running == 0
+            if last:
+                try:
+                    os.remove(filling_marker(self.directory))
+                except OSError:
+                    pass
+                self._done.set()
+
+    def prioritize(self, wanted: list[str]) -> None:
+        """Fetch the files not begun in the order of the local paths ``wanted`` (the check's
+        units, in the order they run), the others after them."""
+        rank = {p: i for i, p in enumerate(wanted)}
+        with self._lock:
+            rest = self.jobs[self._next:]
+            rest.sort(key=lambda job: rank.get(job[1], len(rank)))
+            self.jobs[self._next:] = rest
 
     def join(self) -> None:
         """Wait for the copy to end; StoreError when it failed."""
-        if self._thread is not None:
-            self._thread.join()
+        if self.started:
+            self._done.wait()
         if self.error is not None and not self.stopped:
             raise StoreError(f"reading the table's files from the store failed ({self.error})") from self.error
 
@@ -382,10 +512,18 @@ def arrive(spooled: Spooled) -> list[str]:
     they arrive in (for :func:`~checker.check.check_table`'s ``arriving``), none when nothing
     was left. :func:`arrived` waits for the copy to end."""
     filler = _FILLERS.get(spooled.directory)
-    if filler is None or filler._thread is not None:
+    if filler is None or filler.started:
         return []
     filler.start()
     return [spooled.directory]
+
+
+def prioritize(spooled: Spooled, wanted: list[str]) -> None:
+    """Let the files of ``spooled`` still to arrive come in the order of the local paths
+    ``wanted`` (the units of the check, as they will run)."""
+    filler = _FILLERS.get(spooled.directory)
+    if filler is not None:
+        filler.prioritize(wanted)
 
 
 def arrived(spooled: Spooled) -> None:
@@ -393,7 +531,7 @@ def arrived(spooled: Spooled) -> None:
     check of what did arrive says nothing then)."""
     filler = _FILLERS.pop(spooled.directory, None)
     if filler is not None:
-        if filler._thread is None:
+        if not filler.started:
             filler.start()
         filler.join()
 
@@ -403,8 +541,8 @@ def remove(spooled: Spooled) -> None:
     filler = _FILLERS.pop(spooled.directory, None)
     if filler is not None:
         filler.stopped = True
-        if filler._thread is not None:
-            filler._thread.join()
+        if filler.started:
+            filler._done.wait()
     shutil.rmtree(os.path.dirname(spooled.directory), ignore_errors=True)
 
 

@@ -258,3 +258,21 @@ def test_parquet_is_read_through_arrow_s_own_file_not_a_python_one(tmp_path: Pat
         native = arrow_file(fh)
         assert isinstance(native, pa.NativeFile) and not isinstance(native, pa.PythonFile)
         assert pq.ParquetFile(native).read().column("a").to_pylist() == [1, 2, 3]
+
+
+def test_the_process_that_plans_does_not_import_polars(tmp_path: Path) -> None:
+    """Importing Polars takes about a second; the columnar screen runs where the manifest units
+    run (the pool's workers import it while the parent plans), so the parent only asks whether
+    it is installed. Its findings are those of the screen."""
+    import subprocess
+
+    pytest.importorskip("polars", reason="the columnar screen needs Polars")
+    table = write_reference_table(tmp_path, 2)
+    code = ("import sys; from iceberg_conformance.checker.check import check_table; "
+            f"r = check_table({table!r}, workers=2); "
+            "print('polars' in sys.modules, sorted(f.rule for f in r.findings))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    imported, rules = out.stdout.strip().split(" ", 1)
+    assert imported == "False"
+    assert rules == str(sorted(f.rule for f in check_table(table).findings))

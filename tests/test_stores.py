@@ -470,7 +470,7 @@ def _slow_data(monkeypatch: pytest.MonkeyPatch, delay: float, fail: str | None =
     fetched: list[str] = []
     real = stores._fetch
 
-    def slow(fs: Any, job: tuple[str, str], partial: str | None = None) -> None:
+    def slow(store: Any, job: tuple[str, str, int, float], partial: str | None = None) -> None:
         if "/metadata/" not in job[0] or (manifests and ".metadata.json" not in job[0]):
             while workers > 1 and len(multiprocessing.active_children()) < workers:
                 time.sleep(0.01)
@@ -478,7 +478,7 @@ def _slow_data(monkeypatch: pytest.MonkeyPatch, delay: float, fail: str | None =
             if fail is not None and job[0].endswith(fail):
                 raise OSError("the connection was reset")
         fetched.append(job[0])
-        real(fs, job, partial)
+        real(store, job, partial)
     monkeypatch.setattr(stores, "_fetch", slow)
     return fetched
 
@@ -564,3 +564,53 @@ def test_a_copy_that_fails_while_the_check_runs_is_said_so(s3_endpoint: str, tab
     finally:
         src.close()
     assert list(spools.iterdir()) == []
+
+
+def test_s3_objects_are_read_in_one_request_each_and_pyarrow_takes_over_a_failure(
+        s3_endpoint: str, table: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pyarrow asks an object's size (HEAD) before reading it; the listing gives the size, so
+    botocore's one GET per object reads the table. A GET botocore cannot make leaves the files
+    to pyarrow, and the check is the same."""
+    from iceberg_conformance.checker import stores
+
+    pytest.importorskip("botocore", reason="botocore reads s3:// objects (extra stores)")
+    uri = _upload(table, s3_endpoint, "onerequest")
+    expected = check_table(find_current(table)[0])
+    gets: list[str] = []
+    real = stores._Store._get
+
+    def counted(self: Any, job: Any, out: Any) -> None:
+        gets.append(job[0])
+        real(self, job, out)
+    monkeypatch.setattr(stores._Store, "_get", counted)
+    files = [p for p in Path(table).rglob("*") if p.is_file()]
+    for failing in (False, True):
+        gets.clear()
+        if failing:
+            def refused(self: Any, job: Any, out: Any) -> None:
+                gets.append(job[0])
+                out.write(b"half")
+                raise RuntimeError("no credentials botocore finds")
+            monkeypatch.setattr(stores._Store, "_get", refused)
+        (src,) = resolve(uri, s3_endpoint=s3_endpoint)
+        try:
+            got = check_source(src, relocate=[(table, uri)])
+        finally:
+            src.close()
+        assert _shape(got.findings, uri) == _shape(expected.findings, table)
+        # every file once (the current metadata file's log names every other one); after a
+        # failure none by botocore
+        assert sorted(gets) == (sorted(f"onerequest/events/{p.relative_to(table)}" for p in files)
+                                if not failing else gets[:1]), gets
+
+
+def test_a_copy_follows_the_order_the_check_asks_for() -> None:
+    """The files not begun come in the order the units will read them, the others after."""
+    from iceberg_conformance.checker import stores
+
+    jobs = [(f"b/{n}", f"/spool/{n}", 1, 0.0) for n in "abcdef"]
+    filler = stores._Filler(stores._Store(None), list(jobs), "/spool")
+    assert filler._take() == jobs[0]
+    filler.prioritize(["/spool/e", "/spool/a", "/spool/c"])
+    assert [filler._take() for _ in range(5)] == [jobs[4], jobs[2], jobs[1], jobs[3], jobs[5]]
+    assert filler._take() is None
