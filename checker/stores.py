@@ -44,6 +44,18 @@ SCHEMES: dict[str, tuple[str, ...]] = {"s3": ("s3", "s3a", "s3n"), "gs": ("gs", 
 TIMEOUT_S = float(os.environ.get("ICEBERG_CONFORMANCE_STORE_TIMEOUT", "30"))
 
 
+def _aws(s3_endpoint: str | None) -> tuple[str | None, str | None, tuple[str, str, str | None] | None]:
+    """The S3 settings of the environment: the endpoint override (``s3_endpoint``, else
+    ``AWS_ENDPOINT_URL_S3`` / ``AWS_ENDPOINT_URL``) as a URL, the region, and the access key,
+    secret key and session token when the keys are given (else the SDK's own chain)."""
+    endpoint = s3_endpoint or os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL")
+    if endpoint and "://" not in endpoint:
+        endpoint = f"http://{endpoint}"
+    region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or None
+    key, secret = os.environ.get("AWS_ACCESS_KEY_ID"), os.environ.get("AWS_SECRET_ACCESS_KEY")
+    return endpoint or None, region, (key, secret, os.environ.get("AWS_SESSION_TOKEN") or None) if key and secret else None
+
+
 class StoreError(Exception):
     """A URI the checker cannot read: an unknown scheme, or a store that does not answer."""
 
@@ -75,20 +87,16 @@ def filesystem(uri: str, s3_endpoint: str | None = None) -> tuple[Any, str]:
                          f"{', '.join(known_schemes())} and local paths)")
     parsed = urlparse(uri)
     if family == "s3":
-        endpoint = s3_endpoint or os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL")
+        endpoint, region, keys = _aws(s3_endpoint)
         kwargs: dict[str, Any] = {}
         if endpoint:
-            ep = urlparse(endpoint if "://" in endpoint else f"http://{endpoint}")
+            ep = urlparse(endpoint)
             kwargs["endpoint_override"] = ep.netloc
             kwargs["scheme"] = ep.scheme or "http"
-        region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
         if region:
             kwargs["region"] = region
-        if os.environ.get("AWS_ACCESS_KEY_ID") and os.environ.get("AWS_SECRET_ACCESS_KEY"):
-            kwargs["access_key"] = os.environ["AWS_ACCESS_KEY_ID"]
-            kwargs["secret_key"] = os.environ["AWS_SECRET_ACCESS_KEY"]
-            if os.environ.get("AWS_SESSION_TOKEN"):
-                kwargs["session_token"] = os.environ["AWS_SESSION_TOKEN"]
+        if keys:
+            kwargs.update(access_key=keys[0], secret_key=keys[1], **({"session_token": keys[2]} if keys[2] else {}))
         # otherwise the AWS SDK's default chain: AWS_PROFILE and ~/.aws, instance roles
         return (pafs.S3FileSystem(connect_timeout=TIMEOUT_S, request_timeout=TIMEOUT_S, **kwargs),
                 f"{parsed.netloc}{parsed.path}".rstrip("/"))
@@ -386,17 +394,10 @@ def _s3_client(s3_endpoint: str | None) -> Any:
         from botocore.config import Config
     except ImportError:
         return None
-    kwargs: dict[str, Any] = {}
-    endpoint = s3_endpoint or os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL")
-    if endpoint:
-        kwargs["endpoint_url"] = endpoint if "://" in endpoint else f"http://{endpoint}"
-    region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
-    if region:
-        kwargs["region_name"] = region
-    if os.environ.get("AWS_ACCESS_KEY_ID") and os.environ.get("AWS_SECRET_ACCESS_KEY"):
-        kwargs["aws_access_key_id"] = os.environ["AWS_ACCESS_KEY_ID"]
-        kwargs["aws_secret_access_key"] = os.environ["AWS_SECRET_ACCESS_KEY"]
-        kwargs["aws_session_token"] = os.environ.get("AWS_SESSION_TOKEN") or None
+    endpoint, region, keys = _aws(s3_endpoint)
+    kwargs: dict[str, Any] = {"endpoint_url": endpoint, "region_name": region}
+    if keys:
+        kwargs.update(aws_access_key_id=keys[0], aws_secret_access_key=keys[1], aws_session_token=keys[2])
     try:
         return botocore.session.get_session().create_client(
             "s3", config=Config(connect_timeout=TIMEOUT_S, read_timeout=TIMEOUT_S, max_pool_connections=2 * COPY_THREADS,
