@@ -140,6 +140,9 @@ class CheckRun:
         self._listed: dict[int, tuple[dict[str, Any], tuple[str | None, bool, bool]]] = {}
         self._repeated: tuple[int, dict[int, list[tuple[str, int]]]] | None = None
         self._record_facts: tuple[int, dict[int, tuple[Any, Any]]] = (0, {})
+        #: what the snapshot units carry from a manifest list to the list repeating it, by the
+        #: id of the array the lists share (see :func:`checker.units.snapshot._quiet_totals`)
+        self.carried: dict[int, Any] = {}
 
     # --- what may be read -----------------------------------------------------------------------
 

@@ -1323,6 +1323,11 @@ class RepeatingEntries(Sequence[dict[str, Any]]):
             return list(self)[i]
         return self._stack[self._at(i)]
 
+    def shared(self) -> tuple[list[dict[str, Any]], int]:
+        """The array this list shares (last entry first) and how much of it is this list: a
+        list repeating this one has the same array and a larger length."""
+        return self._stack, self._len
+
     def replace(self, i: int, entry: dict[str, Any]) -> None:
         """Put ``entry`` at position ``i``: every list sharing this one's array then holds it
         there too (for a reader that makes equal entries one object)."""

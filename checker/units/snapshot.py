@@ -17,11 +17,13 @@ manifest unit), so no manifest is decoded again.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
 
 from iceberg_conformance.checker.plan import describe_key, digest_of, LiveDigest, snapshot_manifests, Unit
 from iceberg_conformance.checker.run import CheckRun, unavailable
 from iceberg_conformance.reference.findings import Finding
+from iceberg_conformance.reference.manifests import RepeatingEntries
 from iceberg_conformance.reference.metadata import fully_qualified
 from iceberg_conformance.reference.metadata import spec_by_id
 
@@ -185,12 +187,21 @@ def _quiet_totals(run: CheckRun, mfs: Sequence[dict[str, Any]], sid: Any, snap_s
     a list that repeats its parent's records costs a look-up per record. ``snap_seq``: the
     snapshot's sequence number when the records' are judged against it."""
     facts = run.record_facts()
-    rows = []
-    for mf in mfs:
+
+    def row_of(mf: dict[str, Any]) -> tuple[str, int | None, Any, tuple[int, ...], bool] | None:
         got = facts.get(id(mf))
         if got is None or got[0] is not mf:
             got = facts[id(mf)] = (mf, _record_facts(run, mf, spec_ids))
-        row = got[1]
+        return got[1]
+
+    if isinstance(mfs, RepeatingEntries):  # what its records give, carried on from the list it repeats
+        try:
+            return _running_totals(run, mfs, facts, row_of).verdict(sid, snap_seq)
+        except TypeError:  # an id that is no JSON scalar: record by record below
+            pass
+    rows = []
+    for mf in mfs:
+        row = row_of(mf)
         if row is None:
             return None
         rows.append(row)
@@ -202,6 +213,62 @@ def _quiet_totals(run: CheckRun, mfs: Sequence[dict[str, Any]], sid: Any, snap_s
                 return None
     sums = [sum(c) for c in zip(*(r[3] for r in rows))] if rows else [0] * len(TOTALS)
     return dict(zip(TOTALS, sums)), all(r[4] for r in rows)
+
+
+@dataclass
+class _Running:
+    """What :func:`_quiet_totals` needs of the first ``upto`` records of a shared list array
+    (:meth:`reference.manifests.RepeatingEntries.shared`), carried on as the lists repeating
+    each other are checked (each list's records cost their look-ups once, not once per list)."""
+
+    stack: list[dict[str, Any]]
+    facts: dict[int, Any]
+    upto: int = 0
+    #: a record gives a finding by itself (:func:`_record_facts` None), or a manifest is listed twice
+    stop: bool = False
+    locals: set[str] = field(default_factory=set)
+    max_seq: int | None = None
+    #: added_snapshot_id -> the sequence numbers of its records
+    added: dict[Any, set[int]] = field(default_factory=dict)
+    sums: list[int] = field(default_factory=lambda: [0] * len(TOTALS))
+    complete: bool = True
+
+    def verdict(self, sid: Any, snap_seq: int | None) -> tuple[dict[str, int], bool] | None:
+        if self.stop:
+            return None
+        if snap_seq is not None:
+            if self.max_seq is not None and self.max_seq > snap_seq:
+                return None
+            if any(seq != snap_seq for seq in self.added.get(sid, ())):
+                return None
+        return dict(zip(TOTALS, self.sums)), self.complete
+
+
+def _running_totals(run: CheckRun, mfs: RepeatingEntries, facts: dict[int, Any],
+                    row_of: Callable[[dict[str, Any]], tuple[str, int | None, Any, tuple[int, ...], bool] | None]
+                    ) -> _Running:
+    """The :class:`_Running` state of the records of ``mfs``, extended from the one of the list
+    it repeats (made again when the facts were emptied or a shorter list comes after)."""
+    stack, n = mfs.shared()
+    st = run.carried.get(id(stack))
+    if not isinstance(st, _Running) or st.stack is not stack or st.facts is not facts or st.upto > n:
+        st = run.carried[id(stack)] = _Running(stack, facts)  # the state holds the array: its id stays its own
+    for mf in stack[st.upto:n]:
+        st.upto += 1
+        if st.stop:
+            continue
+        row = row_of(mf)
+        if row is None or row[0] in st.locals:
+            st.stop = True
+            continue
+        local, seq, added, totals, complete = row
+        st.locals.add(local)
+        if seq is not None:
+            st.max_seq = seq if st.max_seq is None else max(st.max_seq, seq)
+            st.added.setdefault(added, set()).add(seq)
+        st.sums = [a + b for a, b in zip(st.sums, totals)]
+        st.complete = st.complete and complete
+    return st
 
 
 def _record_facts(run: CheckRun, mf: dict[str, Any], spec_ids: set[int]
