@@ -267,25 +267,16 @@ _UNREAD = object()
 
 
 def _current_doc(current: str) -> Any:
-    """The local metadata file ``current`` as JSON, read no further than the check reads it (a
-    larger file is its finding), or :data:`_UNREAD`."""
-    import gzip
-    import io
+    """The local metadata file ``current`` as JSON, read as the check reads it (a larger file is
+    its finding), or :data:`_UNREAD`."""
     import json
-    import zlib
 
-    from iceberg_conformance.reference.metadata import MAX_METADATA_BYTES
+    from iceberg_conformance.reference.metadata import read_metadata_bytes
 
+    data, _findings = read_metadata_bytes(current)
     try:
-        with open(current, "rb") as f:
-            raw = f.read(MAX_METADATA_BYTES + 1)
-        if raw[:2] == b"\x1f\x8b":
-            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as g:
-                raw = g.read(MAX_METADATA_BYTES + 1)
-        if len(raw) > MAX_METADATA_BYTES:
-            return _UNREAD
-        return json.loads(raw)
-    except (OSError, EOFError, ValueError, RecursionError, zlib.error):
+        return json.loads(data) if data is not None else _UNREAD
+    except (ValueError, RecursionError):
         return _UNREAD
 
 

@@ -383,6 +383,13 @@ def _read_bounded(path: Path, col: _Collector) -> bytes | None:
     return data
 
 
+def read_metadata_bytes(path: str | Path) -> tuple[bytes | None, list[Finding]]:
+    """The bytes of a metadata file as the kit reads them (a regular file, GZIP decompressed,
+    within :data:`MAX_METADATA_BYTES`), or None and the findings that say why not."""
+    col = _Collector(str(path))
+    return _read_bounded(Path(path), col), col.findings
+
+
 def parse_metadata_bytes(data: bytes, file: str = "") -> tuple[JSON | None, list[Finding]]:
     """Decode and parse metadata JSON bytes (already decompressed) within the kit's limits."""
     col = _Collector(file)
