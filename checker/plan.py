@@ -279,6 +279,9 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
     lazy = version < 3
     visits: dict[tuple[str, int], list[int]] = {}
     listed_of: dict[int, Sequence[dict[str, Any]] | None] = {}
+    # id of an array lists share (RepeatingEntries.shared) -> (the array, the lengths of the lists
+    # on it, how much of it has been gone through)
+    shared_lists: dict[int, tuple[list[dict[str, Any]], list[int], list[int]]] = {}
     for pos, snap in enumerate(snaps):
         sid = snap.get("snapshot-id")
         key = id_key(sid)
@@ -287,14 +290,24 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
         listed = None
         try:
             listed = snapshot_manifests(run, snap)
-            for i, mf in enumerate(listed):
+            # a list repeating one gone through: its new records only (what the repeated ones
+            # are listed by is counted from the lists' lengths below)
+            new, counted = len(listed), True
+            if isinstance(listed, RepeatingEntries):
+                stack, n = listed.shared()
+                _s, lengths, done = shared_lists.setdefault(id(stack), (stack, [], [0]))
+                lengths.append(n)
+                new, counted, done[0] = max(0, n - done[0]), False, max(done[0], n)
+            for i in range(new):
+                mf = listed[i]
                 rec = record_of.get(id(mf))
                 if rec is None:
                     held.append(mf)
                     # where the record is first listed, and how many times in all
                     rec = record_of[id(mf)] = manifests.setdefault(str(mf.get("manifest_path")), {}).setdefault(
                         canonical(mf), {"record": mf, "where": [[list_path, i, sid]], "listed": 0})
-                rec["listed"] += 1
+                if counted:
+                    rec["listed"] += 1
                 # the run keeps every list it read: a record equal to one seen before becomes that one
                 if rec["record"] is not mf:
                     _replace(listed, i, rec["record"])
@@ -355,6 +368,16 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
             live_data[sid] = data_here
         if version >= 3 and dvs_here and positions_here:
             _plan_merges(merges, dvs_here, positions_here, data_here)
+
+    for stack, lengths, _done in shared_lists.values():  # a record at place p: in each list longer than p
+        lengths.sort()
+        j = 0
+        for place in range(lengths[-1]):
+            while lengths[j] <= place:
+                j += 1
+            rec = record_of.get(id(stack[place]))
+            if rec is not None:  # None: a list whose records did not all read
+                rec["listed"] += len(lengths) - j
 
     def data_of(sid: Any) -> dict[str, tuple[int, Any, Any, int]]:
         """The live data files of snapshot ``sid``: path -> (record count, spec id, partition
