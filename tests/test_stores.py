@@ -527,10 +527,10 @@ def test_files_still_arriving_are_waited_for(s3_endpoint: str, table: str, monke
     assert stores._FILLERS == {}
 
 
-def test_a_data_file_the_store_lacks_is_missing_not_awaited(s3_endpoint: str, table: str,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_data_file_the_store_lacks_is_missing_once_the_copy_ends(s3_endpoint: str, table: str,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """A data file the manifests list but the store does not hold is reported missing, as on
-    disk, while the other data files are still arriving."""
+    disk: its unit waits while the other data files arrive, then finds it missing."""
     victim = sorted(Path(table, "data").rglob("*.parquet"))[0].name
     uri = _upload(table, s3_endpoint, "lacking", skip=victim)
     _slow_data(monkeypatch, 0.3)
