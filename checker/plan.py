@@ -292,12 +292,12 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
             listed = snapshot_manifests(run, snap)
             # a list repeating one gone through: its new records only (what the repeated ones
             # are listed by is counted from the lists' lengths below)
-            new, counted = len(listed), True
+            new, counted, done = len(listed), True, [0]
             if isinstance(listed, RepeatingEntries):
                 stack, n = listed.shared()
                 _s, lengths, done = shared_lists.setdefault(id(stack), (stack, [], [0]))
                 lengths.append(n)
-                new, counted, done[0] = max(0, n - done[0]), False, max(done[0], n)
+                new, counted = max(0, n - done[0]), False
             for i in range(new):
                 mf = listed[i]
                 rec = record_of.get(id(mf))
@@ -311,6 +311,8 @@ def _plan(run: CheckRun, metadata_only: bool = False) -> list[Unit]:
                 # the run keeps every list it read: a record equal to one seen before becomes that one
                 if rec["record"] is not mf:
                     _replace(listed, i, rec["record"])
+            if not counted:  # gone through to its end: a list repeating it goes on from there
+                done[0] = max(done[0], len(listed))
             groups = [] if metadata_only else _live_groups(run, seen, listed)
         except Exception:  # unreadable input: the snapshot and manifest units report it
             groups, listed = [], None

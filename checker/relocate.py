@@ -25,7 +25,6 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from iceberg_conformance.checker.find import local_path
 from iceberg_conformance.checker.rewrite import AvroFile
 from iceberg_conformance.reference.puffin import read_puffin
 
@@ -92,11 +91,30 @@ def _is_puffin_dv(path: str) -> bool:
     return head == PUFFIN_MAGIC
 
 
-def _source_file(recorded: Any) -> str | None:
-    """The local path a recorded path names, however it is spelled (``/t/x``, ``file:/t/x``,
-    ``file:///t/x``), to match the source's files by."""
-    local = local_path(recorded) if isinstance(recorded, str) else None
-    return os.path.normpath(local) if local is not None else None
+def _under(recorded: Any, location: str) -> str | None:
+    """The path under the table of a path recorded under its recorded ``location``, to match
+    the table's files by; None for another."""
+    if not isinstance(recorded, str) or not recorded.startswith(location):
+        return None
+    return os.path.normpath(recorded[len(location):].lstrip("/"))
+
+
+def _recorded_location(meta: str, old: str) -> str:
+    """The ``location`` the table's metadata files record (the first that reads), else ``old``:
+    every path of the table is recorded under it, whatever prefix ``old`` is moved."""
+    for name in sorted(os.listdir(meta), reverse=True):
+        if ".metadata.json" not in name:
+            continue
+        gz = name.endswith(".gz") or ".gz." in name
+        try:
+            with open(os.path.join(meta, name), "rb") as fh:
+                doc = json.loads(gzip.decompress(fh.read()) if gz else fh.read())
+        except (OSError, ValueError, EOFError):
+            continue
+        loc = doc.get("location") if isinstance(doc, dict) else None
+        if isinstance(loc, str) and loc:
+            return loc.rstrip("/")
+    return old
 
 
 def relocate_table(src: str, dst: str, old: str, new: str) -> None:
@@ -105,12 +123,13 @@ def relocate_table(src: str, dst: str, old: str, new: str) -> None:
     if os.path.exists(dst):
         raise FileExistsError(f"{dst} exists")
     shutil.copytree(src, dst, ignore=shutil.ignore_patterns(".*.crc"))
-    sizes: dict[str, int] = {}   # old path of a rewritten content file -> its new size
+    sizes: dict[str, int] = {}   # path under the table of a rewritten content file -> its new size
+    location = _recorded_location(os.path.join(src, "metadata"), old)
     data_dir = os.path.join(dst, "data")
     for root, _dirs, files in os.walk(data_dir):
         for name in files:
             local = os.path.join(root, name)
-            recorded = os.path.normpath(os.path.join(os.path.abspath(src), os.path.relpath(local, dst)))
+            recorded = os.path.normpath(os.path.relpath(local, dst))
             rewritten: bytes | None = None
             if name.endswith(".parquet"):
                 rewritten = _rewrite_position_deletes(local, old, new)
@@ -135,7 +154,7 @@ def relocate_table(src: str, dst: str, old: str, new: str) -> None:
             continue  # not a manifest (partition statistics, for example)
         for rec in avro.records:
             df = rec["data_file"]
-            path = _source_file(df.get("file_path"))
+            path = _under(df.get("file_path"), location)
             if path in sizes:
                 df["file_size_in_bytes"] = sizes[path]
         avro.records = _swap(avro.records, old, new)
@@ -143,10 +162,10 @@ def relocate_table(src: str, dst: str, old: str, new: str) -> None:
         data = avro.to_bytes()
         with open(local, "wb") as f:
             f.write(data)
-        lengths[os.path.normpath(os.path.join(os.path.abspath(src), "metadata", name))] = len(data)
+        lengths[os.path.normpath(os.path.join("metadata", name))] = len(data)
     for local, avro in lists:
         for rec in avro.records:
-            path = _source_file(rec.get("manifest_path"))
+            path = _under(rec.get("manifest_path"), location)
             if path in lengths:
                 rec["manifest_length"] = lengths[path]
         avro.records = _swap(avro.records, old, new)

@@ -319,7 +319,7 @@ def _jobs(files: list[Any], source: str, target: str) -> list[Job]:
     """:data:`Job` of each listed file of ``files`` (under ``source``) at the same relative path
     under ``target``, their directories made. A name that would land outside ``target`` (a key
     holding ``..``) is refused."""
-    root = os.path.realpath(target)
+    root = os.path.abspath(target)  # the kit's own directory: as the check's units name its files
     jobs = []
     for info in files:
         rel = info.path[len(source) + 1:] if info.path.startswith(source + "/") else ""
@@ -367,9 +367,13 @@ class _Store:
         while True:
             end = min(at + COPY_CHUNK, size)
             asked = {"Range": f"bytes={at}-{end - 1}"} if size else {}
-            body = self.s3.get_object(Bucket=bucket, Key=key, **asked)["Body"].read()
-            if len(body) != end - at:
-                raise StoreError(f"{job[0]}: {len(body)} bytes where the listing gives {end - at}")
+            got = self.s3.get_object(Bucket=bucket, Key=key, **asked)
+            body = got["Body"].read()
+            total = str(got.get("ContentRange") or "").rpartition("/")[2]
+            # an object written again since the listing (version-hint.text) is read by pyarrow as it is now
+            if len(body) != end - at or (size and total != str(size)):
+                raise StoreError(f"{job[0]}: {len(body)} bytes of {total or '?'} where the listing gives "
+                                 f"{end - at} of {size}")
             out.write(body)
             at = end
             if at >= size:
@@ -446,11 +450,36 @@ class _Filler:
 
         self.started = True
         partial = os.path.join(os.path.dirname(self.directory), "partial")
-        os.makedirs(partial, exist_ok=True)
-        open(filling_marker(self.directory), "x").close()
-        self._running = COPY_THREADS
+        try:
+            os.makedirs(partial, exist_ok=True)
+            open(filling_marker(self.directory), "x").close()
+        except OSError as e:  # nothing began: said by join()
+            self.error = e
+            self._done.set()
+            return
         for _ in range(COPY_THREADS):
-            threading.Thread(target=self._work, args=(partial,), name="iceberg-conformance-copy", daemon=True).start()
+            with self._lock:
+                self._running += 1
+            try:
+                threading.Thread(target=self._work, args=(partial,), name="iceberg-conformance-copy",
+                                 daemon=True).start()
+            except RuntimeError as e:  # no more threads here: the ones started end the copy
+                with self._lock:
+                    self.error = self.error or e
+                self._ended()
+                return
+
+    def _ended(self) -> None:
+        """One copying thread fewer; the last one removes the marker and says the copy ended."""
+        with self._lock:
+            self._running -= 1
+            last = self._running == 0
+        if last:
+            try:
+                os.remove(filling_marker(self.directory))
+            except OSError:
+                pass
+            self._done.set()
 
     def _take(self) -> Job | None:
         with self._lock:
@@ -468,23 +497,16 @@ class _Filler:
                     with self._lock:
                         self.error = self.error or e
         finally:
-            with self._lock:
-                self._running -= 1
-                last = self._running == 0
-            if last:
-                try:
-                    os.remove(filling_marker(self.directory))
-                except OSError:
-                    pass
-                self._done.set()
+            self._ended()
 
     def prioritize(self, wanted: list[str]) -> None:
         """Fetch the files not begun in the order of the local paths ``wanted`` (the check's
         units, in the order they run), the others after them."""
         rank = {p: i for i, p in enumerate(wanted)}
-        with self._lock:
+        meta = os.path.join(self.directory, "metadata") + os.sep
+        with self._lock:  # files no unit names: those of metadata/ (statistics) first, the others last
             rest = self.jobs[self._next:]
-            rest.sort(key=lambda job: rank.get(job[1], len(rank)))
+            rest.sort(key=lambda job: rank.get(job[1], -1 if job[1].startswith(meta) else len(rank)))
             self.jobs[self._next:] = rest
 
     def join(self) -> None:
@@ -521,11 +543,15 @@ def prioritize(spooled: Spooled, wanted: list[str]) -> None:
 def arrived(spooled: Spooled) -> None:
     """Wait until every file of ``spooled`` has arrived; StoreError when the copy failed (the
     check of what did arrive says nothing then)."""
-    filler = _FILLERS.pop(spooled.directory, None)
+    filler = _FILLERS.get(spooled.directory)
     if filler is not None:
         if not filler.started:
             filler.start()
-        filler.join()
+        try:
+            filler.join()
+        finally:  # interrupted, :func:`remove` still finds it to stop it
+            if filler._done.is_set():
+                _FILLERS.pop(spooled.directory, None)
 
 
 def remove(spooled: Spooled) -> None:

@@ -271,6 +271,7 @@ def _check_sources(args: argparse.Namespace, tables: list[Source], relocate: lis
                   file=sys.stderr)
 
     results = []
+    failed: list[str] = []
     for t in tables:
         if not args.quiet:
             print(f"checking {t.label}: {t.current.why}", file=sys.stderr)
@@ -284,20 +285,22 @@ def _check_sources(args: argparse.Namespace, tables: list[Source], relocate: lis
             else:
                 results.append(check_source(t, progress=bar.tick, metadata_only=args.metadata_only,
                                             workers=max(1, args.workers), **options))
-        except SourceError as e:  # a store that stopped answering while the check ran
+        except SourceError as e:  # a store that stopped answering while the check ran: the others go on
             bar.close()
             print(f"iceberg-conformance check: {e}", file=sys.stderr)
-            return 2
+            failed.append(t.label)
         finally:
             bar.close()
     unreadable = [r for r in results if any(f.rule in UNREADABLE and f.file == r.table for f in r.findings)
                   and r.units <= 1]
+    if failed and not results:
+        return 2
     if args.json:
         print(json.dumps(to_json(results), indent=2))
     else:
         print(render_text(results))
-    if unreadable and len(unreadable) == len(results):
-        return 2
+    if failed or (unreadable and len(unreadable) == len(results)):
+        return 2  # a table not checked (its store failed), said on stderr
     levels = {"error": ("error",), "warning": ("error", "warning"), "info": ("error", "warning", "info")}[args.fail_on]
     verdicts = [r.verdict(levels) for r in results]
     return EXIT_FINDINGS if "findings" in verdicts else EXIT_INCOMPLETE if "incomplete" in verdicts else 0

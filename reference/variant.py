@@ -531,16 +531,21 @@ class PathValues:
     ranges: dict[str, dict[str, Range]] = field(default_factory=dict)
     #: paths where a value is not ordered (NaN)
     unordered: set[str] = field(default_factory=set)
+    #: path -> the order classes of the values there (NaN's too, which have no range)
+    classes: dict[str, set[str]] = field(default_factory=dict)
 
     def add(self, v: Variant) -> None:
         """Add the values of one row (not None)."""
         objects: set[str] = set()
         for path, values in values_by_path(v, "$", None, objects).items():
             types = self.types.setdefault(path, set())
+            classes = self.classes.setdefault(path, set())
             by_class = self.ranges.setdefault(path, {})
             for p in values:
                 types.add(p.type)
                 cls, key = order_class(p), order_key(p)
+                if cls is not None:
+                    classes.add(cls)
                 if cls is None or key is None:
                     self.unordered.add(path)
                     continue
@@ -570,7 +575,7 @@ class PathValues:
         type of its own in both readings."""
         types = self.types.get(path, set())
         if not exact:
-            types = set(self.ranges.get(path, {})) | (types & {"object"})
+            types = self.classes.get(path, set()) | (types & {"object"})
         return sorted(types) if len(types) > 1 else []
 
 

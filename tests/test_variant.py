@@ -212,6 +212,9 @@ def test_two_physical_types_of_one_class_the_writer_does_not_bound_and_the_check
     assert _findings(df, _stats([{"n": 200}, {"n": 300}])) == []  # int16 only
     assert _findings(df, _stats([{"n": 200}, {"n": "300"}])) == [
         ("data.variant-bound-mixed-types", "lower_bounds/2/$['n']")]
+    # a NaN has no place in the order, and is still a number beside a string
+    nan_and_string: list[v.Variant | None] = [{"n": v.Primitive("double", float("nan"))}, {"n": "300"}]
+    assert ("data.variant-bound-mixed-types", "lower_bounds/2/$['n']") in _findings(df, _stats(nan_and_string))
     # below the least number of the file: the bound is compared across the class's physical types
     low = {**df, "lower_bounds": {"2": v.bounds_to_bytes({"$['n']": v.Primitive("int16", 2)}).hex()}}
     assert [r for r, _loc in _findings(low, _stats(rows))] == ["data.lower-bound"]

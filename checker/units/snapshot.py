@@ -197,8 +197,8 @@ def _quiet_totals(run: CheckRun, mfs: Sequence[dict[str, Any]], sid: Any, snap_s
     if isinstance(mfs, RepeatingEntries):  # what its records give, carried on from the list it repeats
         try:
             return _running_totals(run, mfs, facts, row_of).verdict(sid, snap_seq)
-        except TypeError:  # an id that is no JSON scalar: record by record below
-            pass
+        except TypeError:  # an id that is no JSON scalar: record by record below, and not carried on
+            run.carried.pop(id(mfs.shared()[0]), None)
     rows = []
     for mf in mfs:
         row = row_of(mf)
@@ -262,10 +262,10 @@ def _running_totals(run: CheckRun, mfs: RepeatingEntries, facts: dict[int, Any],
             st.stop = True
             continue
         local, seq, added, totals, complete = row
-        st.locals.add(local)
-        if seq is not None:
-            st.max_seq = seq if st.max_seq is None else max(st.max_seq, seq)
+        if seq is not None:  # first what may raise (an id that is no JSON scalar), then the state
             st.added.setdefault(added, set()).add(seq)
+            st.max_seq = seq if st.max_seq is None else max(st.max_seq, seq)
+        st.locals.add(local)
         st.sums = [a + b for a, b in zip(st.sums, totals)]
         st.complete = st.complete and complete
     return st
