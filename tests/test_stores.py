@@ -467,11 +467,12 @@ def test_a_store_that_does_not_answer_is_said_so_within_the_timeout(monkeypatch:
 # --- the check begins before the data files have arrived ---------------------------------------------
 
 def _slow_data(monkeypatch: pytest.MonkeyPatch, delay: float, fail: str | None = None, workers: int = 1,
-               manifests: bool = False, only: str = "", done_at: dict[str, float] | None = None) -> list[str]:
+               manifests: bool = False, only: str = "", done_at: dict[str, float] | None = None,
+               data_later: float = 0.0) -> list[str]:
     """Make the copy of every file not under metadata/ (with ``manifests``: every file but the
-    metadata files, JSON) take ``delay`` seconds (and raise for a name ending with ``fail``),
-    counted from when the check's ``workers`` pool processes have started (with more than one);
-    the names fetched, in order."""
+    metadata files, JSON) take ``delay`` seconds, ``data_later`` more for a file not under
+    metadata/ (and raise for a name ending with ``fail``), counted from when the check's
+    ``workers`` pool processes have started (with more than one); the names fetched, in order."""
     import multiprocessing
     import time
 
@@ -484,7 +485,7 @@ def _slow_data(monkeypatch: pytest.MonkeyPatch, delay: float, fail: str | None =
         if "/metadata/" not in job[0] or (manifests and ".metadata.json" not in job[0]):
             while workers > 1 and len(multiprocessing.active_children()) < workers:
                 time.sleep(0.01)
-            time.sleep(delay)
+            time.sleep(delay if "/metadata/" in job[0] else delay + data_later)
             if fail is not None and job[0].endswith(fail) and only in job[0]:
                 raise OSError("the connection was reset")
         fetched.append(job[0])
@@ -514,7 +515,8 @@ def test_files_still_arriving_are_waited_for(s3_endpoint: str, table: str, monke
                                              workers: int, manifests: bool) -> None:
     """A table read from a store is checked once its metadata files (JSON) are there; its
     manifest lists, manifests and data files arrive while the check runs (here each data file,
-    or each file but the JSON ones, takes 0.3 s, or 3 s once the pool has started). Planning and
+    or each file but the JSON ones, takes 0.3 s, or 3 s once the pool has started, and a data
+    file 1 s more). Planning and
     units that read a file not there yet wait for it, in this process and in the pool's: the
     findings are those of the table on disk."""
     import time
@@ -525,7 +527,7 @@ def test_files_still_arriving_are_waited_for(s3_endpoint: str, table: str, monke
     uri = _upload(table, s3_endpoint, f"arriving{workers}{'m' if manifests else ''}")
     done_at: dict[str, float] = {}
     fetched = _slow_data(monkeypatch, 0.3 if workers == 1 else 3.0, workers=workers, manifests=manifests,
-                         done_at=done_at)
+                         done_at=done_at, data_later=1.0)
     (src,) = resolve(uri, s3_endpoint=s3_endpoint)
     planned_at: list[float] = []
     try:
