@@ -6,7 +6,8 @@ directory with ``metadata/vN.metadata.json`` or ``version-hint.text``, or a whol
 metadata files; :func:`latest_metadata` picks a table directory's current one. Recorded paths
 become local paths with :func:`local_path` (other schemes are not read); :class:`Roots` confines
 reading to the table's location and directory (and directories the user allows), resolving each
-path once.
+path once. :func:`absent` says whether a table file can be read; for a table still being copied
+from a store (:func:`watch`, :func:`filling_marker`) it waits for a file on its way.
 """
 
 from __future__ import annotations

@@ -99,16 +99,27 @@ def _under(recorded: Any, location: str) -> str | None:
     return os.path.normpath(recorded[len(location):].lstrip("/"))
 
 
+def _gzipped(name: str) -> bool:
+    """Whether a metadata file of this name is GZIP-compressed (``.gz.metadata.json``,
+    ``.metadata.json.gz``)."""
+    return name.endswith(".gz") or ".gz." in name
+
+
+def _read_metadata(path: str) -> Any:
+    """A metadata file's JSON (decompressed when its name says GZIP)."""
+    with open(path, "rb") as fh:
+        raw = fh.read()
+    return json.loads(gzip.decompress(raw) if _gzipped(os.path.basename(path)) else raw)
+
+
 def _recorded_location(meta: str, old: str) -> str:
     """The ``location`` the table's metadata files record (the first that reads), else ``old``:
     every path of the table is recorded under it, whatever prefix ``old`` is moved."""
     for name in sorted(os.listdir(meta), reverse=True):
         if ".metadata.json" not in name:
             continue
-        gz = name.endswith(".gz") or ".gz." in name
         try:
-            with open(os.path.join(meta, name), "rb") as fh:
-                doc = json.loads(gzip.decompress(fh.read()) if gz else fh.read())
+            doc = _read_metadata(os.path.join(meta, name))
         except (OSError, ValueError, EOFError):
             continue
         loc = doc.get("location") if isinstance(doc, dict) else None
@@ -176,10 +187,7 @@ def relocate_table(src: str, dst: str, old: str, new: str) -> None:
         local = os.path.join(meta, name)
         if ".metadata.json" not in name:
             continue
-        gz = name.endswith(".gz") or ".gz." in name
-        with open(local, "rb") as fh:
-            raw = gzip.decompress(fh.read()) if gz else fh.read()
-        doc = _swap(json.loads(raw), old, new)
+        doc = _swap(_read_metadata(local), old, new)
         out = json.dumps(doc, indent=2).encode("utf-8")
         with open(local, "wb") as f:
-            f.write(gzip.compress(out, mtime=0) if gz else out)
+            f.write(gzip.compress(out, mtime=0) if _gzipped(name) else out)
