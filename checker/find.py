@@ -286,6 +286,8 @@ class Roots:
         self.roots = list(roots or [])
         self._prefixes = tuple(r.rstrip(os.sep) + os.sep for r in self.roots)
         self._outside: dict[str, bool] = {}
+        #: directory -> its resolved path: a table's files share a few directories
+        self._dirs: dict[str, str] = {}
 
     def outside(self, local: str) -> bool:
         """Whether ``local`` resolves outside every root (never when there is none)."""
@@ -293,6 +295,22 @@ class Roots:
             return False
         known = self._outside.get(local)
         if known is None:
-            real = os.path.realpath(os.path.abspath(local))
+            real = self._resolved(os.path.abspath(local))
             known = self._outside[local] = not (real in self.roots or real.startswith(self._prefixes))
         return known
+
+    def _resolved(self, path: str) -> str:
+        """``os.path.realpath`` of an absolute ``path``, its directory resolved once for all the
+        files in it (the file itself is resolved again only when it is a symbolic link)."""
+        folder, name = os.path.split(path)
+        if name in ("", ".", ".."):
+            return os.path.realpath(path)
+        try:
+            if stat.S_ISLNK(os.lstat(path).st_mode):
+                return os.path.realpath(path)
+        except (OSError, ValueError):
+            pass  # not there (or not a path): realpath keeps the name as it is
+        real_folder = self._dirs.get(folder)
+        if real_folder is None:
+            real_folder = self._dirs[folder] = os.path.realpath(folder)
+        return os.path.join(real_folder, name)

@@ -646,36 +646,6 @@ def _bounded_decompress(codec: bytes, data: bytes, where: str) -> bytes:
     return data  # null
 
 
-class _Stream(io.RawIOBase):
-    """A read-only stream over the chunks a generator yields (fastavro pulls from it lazily);
-    it can tell its position, and seek nowhere else."""
-
-    def __init__(self, chunks: Iterable[bytes]) -> None:
-        self._chunks = iter(chunks)
-        self._buf = memoryview(b"")
-        self._pos = 0
-
-    def readable(self) -> bool:
-        return True
-
-    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
-        if (offset, whence) in ((0, io.SEEK_CUR), (self._pos, io.SEEK_SET)):
-            return self._pos
-        raise io.UnsupportedOperation("seek")
-
-    def readinto(self, b: Any) -> int:
-        while not self._buf:
-            nxt = next(self._chunks, None)
-            if nxt is None:
-                return 0
-            self._buf = memoryview(nxt)
-        n = min(len(b), len(self._buf))
-        b[:n] = self._buf[:n]
-        self._buf = self._buf[n:]
-        self._pos += n
-        return n
-
-
 class _Blocks:
     """The data blocks of an open container, read one at a time from the file: each block's
     declared sizes are checked against the file and :data:`MAX_BLOCK_BYTES` before it is read,
@@ -780,6 +750,12 @@ def read_container(path: str) -> tuple[AvroSchema, dict[str, str], list[dict[str
     return writer_schema, meta, list(records)
 
 
+def read_container_text(path: str) -> tuple[bytes, AvroSchema, dict[str, str], list[dict[str, Any]]]:
+    """:func:`read_container`, with the text of the writer schema as the header holds it first."""
+    text, writer_schema, meta, records = iter_container_text(path)
+    return text, writer_schema, meta, list(records)
+
+
 def iter_container(path: str) -> tuple[AvroSchema, dict[str, str], Iterable[dict[str, Any]]]:
     """(writer schema, header metadata without ``avro.*`` keys, raw records as they are read) of
     an Avro file; the file stays open until the records are exhausted.
@@ -790,20 +766,19 @@ def iter_container(path: str) -> tuple[AvroSchema, dict[str, str], Iterable[dict
     shape, the block number, its byte offset and the record for a body that does not decode.
     The file is streamed a block at a time: its memory is bounded by the largest block
     (:data:`MAX_BLOCK_BYTES`, ``avro.size-limit``), never by the file's size."""
-    f, writer_schema, meta, head, blocks = _open_rebuilt(path)
+    return iter_container_text(path)[1:]
+
+
+def iter_container_text(path: str) -> tuple[bytes, AvroSchema, dict[str, str], Iterable[dict[str, Any]]]:
+    """:func:`iter_container`, with the text of the writer schema as the header holds it first
+    (equal texts are equal schemas: a key for what is made of a schema)."""
+    f, writer_schema, meta, _head, blocks, (text, rebuilt) = _open_rebuilt(path)
     try:
-        stream = io.BufferedReader(_Stream(_chain(head, blocks)), _CHUNK)
-        try:
-            reader = fastavro.block_reader(stream)
-        except SpecViolation:
-            raise
-        except Exception as e:  # noqa: BLE001 - fastavro's schema parser raises anything
-            raise SpecViolation("avro.unreadable", f"avro.schema does not parse: {type(e).__name__}: "
-                                f"{str(e)[:200]}", clause=CLAUSE, where="header avro.schema") from None
+        parsed = _fastavro_schema(rebuilt)
     except BaseException:
         f.close()
         raise
-    return writer_schema, meta, _records(f, reader, blocks)
+    return text, writer_schema, meta, _records(f, parsed, blocks)
 
 
 def container_bytes(path: str, limit: int) -> tuple[AvroSchema, dict[str, str], bytes, int] | None:
@@ -815,7 +790,7 @@ def container_bytes(path: str, limit: int) -> tuple[AvroSchema, dict[str, str], 
     enum types are defined at each use (:func:`inline_named_types`: Polars does not resolve a
     reference by name). ``None`` when the rebuilt file would exceed ``limit`` bytes (read it as a stream
     instead). Raises ``SpecViolation`` as :func:`iter_container` does for the header and blocks."""
-    f, writer_schema, meta, head, blocks = _open_rebuilt(path, ("logicalType", "default"), inline=True)
+    f, writer_schema, meta, head, blocks, _ = _open_rebuilt(path, ("logicalType", "default"), inline=True)
     with f:
         parts, size = [], 0
         for part in _chain(head, blocks):
@@ -896,22 +871,22 @@ class SharedBlocks:
             self._tails.popitem(last=False)
 
 
-def read_container_shared(path: str, shared: SharedBlocks) -> tuple[AvroSchema, dict[str, str], list[Any], bool]:
+def read_container_shared(path: str, shared: SharedBlocks
+                          ) -> tuple[AvroSchema, dict[str, str], list[Any], bool, bytes]:
     """:func:`read_container` with the blocks decoded through ``shared`` (see :class:`SharedBlocks`),
-    and whether every block ended with one read before. Raises ``SpecViolation`` for the header
+    whether every block ended with one read before, and the text of the writer schema as the
+    header holds it. Raises ``SpecViolation`` for the header
     and the blocks as :func:`iter_container` does, and ValueError (or fastavro's errors) for
     records that do not decode: the caller then reads the file with :func:`read_container`,
     which says where."""
     shared.last_tail = None
-    f, writer_schema, meta, head, blocks = _open_rebuilt(path)
+    f, writer_schema, meta, head, blocks, (own, text) = _open_rebuilt(path)
     with f:
-        text = _read_header(head)[0]["avro.schema"]
         parts: list[list[Any]] = []
         every = True
         for count, body in blocks.bodies():
             def whole(count: int = count, body: bytes = body) -> list[Any]:
-                block = _zigzag(count) + _zigzag(len(body)) + body + blocks.sync
-                return [r for b in fastavro.block_reader(io.BytesIO(head + block)) for r in b]
+                return list(_decode_block(_fastavro_schema(text), count, body))
             got, tail = shared.decode(text, count, body, whole)
             every = every and tail
             parts.append(got)
@@ -919,7 +894,7 @@ def read_container_shared(path: str, shared: SharedBlocks) -> tuple[AvroSchema, 
         shared.last_tail = None  # the tail of one block of several: not the file's
     # one block: its records list as kept (the caller does not change it)
     records = parts[0] if len(parts) == 1 else [r for part in parts for r in part]
-    return writer_schema, meta, records, every
+    return writer_schema, meta, records, every, own
 
 
 def _rebuilt_schema(text: bytes | None, drop: tuple[str, ...], inline: bool) -> tuple[AvroSchema, bytes]:
@@ -947,9 +922,10 @@ def _rebuilt_schema_of(text: bytes, drop: tuple[str, ...], inline: bool) -> byte
 
 
 def _open_rebuilt(path: str, drop: tuple[str, ...] = ("logicalType",), inline: bool = False
-                  ) -> tuple[BinaryIO, AvroSchema, dict[str, str], bytes, _Blocks]:
+                  ) -> tuple[BinaryIO, AvroSchema, dict[str, str], bytes, _Blocks, tuple[bytes, bytes]]:
     """The open file, its writer schema and metadata, the rebuilt header (its schema without the
-    attributes in ``drop``; with ``inline``, named types defined at each use) and its blocks."""
+    attributes in ``drop``; with ``inline``, named types defined at each use), its blocks, and
+    the texts of the writer schema and of the rebuilt one."""
     try:
         f = open_regular(path)
     except (OSError, ValueError) as e:  # ValueError: a NUL byte in the path
@@ -968,11 +944,9 @@ def _open_rebuilt(path: str, drop: tuple[str, ...] = ("logicalType",), inline: b
         # fastavro reads a rebuilt stream: the header with logical types removed from the schema (so
         # values come back in their physical encoding: days, micros, unscaled bytes) and codec null,
         # then the blocks as this module decompressed them.
-        rebuilt = dict(header)
-        rebuilt["avro.schema"] = rebuilt_schema
-        rebuilt["avro.codec"] = b"null"
+        texts = (header["avro.schema"], rebuilt_schema)
         head = io.BytesIO()
-        head.write(_header_bytes(rebuilt))
+        head.write(_rebuilt_header(tuple(header.items()), rebuilt_schema))
         f.seek(body_at)
         sync = f.read(16)
         if len(sync) != 16:
@@ -983,7 +957,17 @@ def _open_rebuilt(path: str, drop: tuple[str, ...] = ("logicalType",), inline: b
     except BaseException:
         f.close()
         raise
-    return f, writer_schema, meta, head.getvalue(), blocks
+    return f, writer_schema, meta, head.getvalue(), blocks, texts
+
+
+@lru_cache(maxsize=32)
+def _rebuilt_header(header: tuple[tuple[str, bytes], ...], schema: bytes) -> bytes:
+    """The header bytes fastavro reads: ``header`` with the rebuilt ``schema`` and codec null (a
+    table's files repeat a few headers: each is encoded once)."""
+    rebuilt = dict(header)
+    rebuilt["avro.schema"] = schema
+    rebuilt["avro.codec"] = b"null"
+    return _header_bytes(rebuilt)
 
 
 def _chain(head: bytes, blocks: _Blocks) -> Iterable[bytes]:
@@ -991,12 +975,36 @@ def _chain(head: bytes, blocks: _Blocks) -> Iterable[bytes]:
     yield from blocks
 
 
-def _records(f: BinaryIO, reader: Any, blocks: _Blocks) -> Iterable[dict[str, Any]]:
+def _fastavro_schema(text: bytes) -> Any:
+    """fastavro's parsed form of a rebuilt writer schema (:func:`_parsed_text`, once per text)."""
+    try:
+        return _parsed_text(text)
+    except Exception as e:  # noqa: BLE001 - fastavro's schema parser raises anything
+        raise SpecViolation("avro.unreadable", f"avro.schema does not parse: {type(e).__name__}: "
+                            f"{str(e)[:200]}", clause=CLAUSE, where="header avro.schema") from None
+
+
+@lru_cache(maxsize=32)
+def _parsed_text(text: bytes) -> Any:
+    return fastavro.parse_schema(json.loads(text), _write_hint=False)
+
+
+def _decode_block(parsed: Any, count: int, body: bytes) -> Iterator[Any]:
+    """The ``count`` records at the start of a block's decompressed ``body``, one at a time (as
+    fastavro's block reader reads a block: bytes after them are not read)."""
+    stream = io.BytesIO(body)
+    for _ in range(count):
+        yield fastavro.schemaless_reader(stream, parsed, None)
+
+
+def _records(f: BinaryIO, parsed: Any, blocks: _Blocks) -> Iterable[dict[str, Any]]:
     block_no, in_block = 0, 0
     with f:
         try:
-            for block in reader:
-                for in_block, r in enumerate(block):
+            for count, body in blocks.bodies():
+                stream = io.BytesIO(body)
+                for in_block in range(count):  # the record being decoded, should it fail
+                    r = fastavro.schemaless_reader(stream, parsed, None)
                     if isinstance(r, dict):
                         yield r
                 block_no, in_block = block_no + 1, 0

@@ -26,18 +26,20 @@ path and a :class:`ManifestContext` so a table checker can map it over many mani
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import math
 import os
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from itertools import islice
 from typing import Any, Iterable, Iterator, Literal, overload, Sequence
 
 from .avro import (
     AvroSchema, _Namer, decode_value, encode_value, from_avro, read_container, read_container_shared,
+    read_container_text,
     SharedBlocks, struct_fields_to_avro, write_container,
 )
 from .errors import SpecViolation
@@ -413,13 +415,15 @@ def _finding(rule: str, message: str, clause: str, path: str, location: str = ""
     return Finding(rule, message, clause, path, location, severity)
 
 
-def _check_schema_ids(schema: AvroSchema, path: str, record: str, findings: list[Finding]) -> None:
+def _check_schema_ids(schema: AvroSchema, path: str, record: str, findings: list[Finding],
+                      text: bytes | None = None) -> None:
+    """``text``: the schema as the file's header holds it, when the caller has it."""
     try:
-        text = json.dumps(schema)
+        key = text.decode("utf-8") if text is not None else json.dumps(schema)
     except (TypeError, ValueError, RecursionError):
         problems = _schema_id_problems_of(schema, record)
     else:
-        problems = _schema_id_problems(text, record)  # a table's files share a few schemas
+        problems = _schema_id_problems(key, record)  # a table's files share a few schemas
     findings.extend(_finding(rule, detail, clause, path, where) for rule, detail, clause, where in problems)
 
 
@@ -494,11 +498,53 @@ def _check_fields(have: dict[int, tuple[str, AvroSchema]], rows: list[_Row], ver
                 CLAUSE_ENTRIES, path, record, "error" if forbidden else "warning"))
 
 
+#: what :func:`manifest_header` found for a writer schema and header (by their text and the
+#: version asked for), without the file's path: a table's manifests share a few of each, so each
+#: is checked once (the most recent 32 are kept)
+_HEADERS: dict[tuple[bytes | str, tuple[tuple[str, str], ...], int | None],
+               tuple[tuple[Finding, ...], "tuple[int, _Layout] | None"]] = {}
+
+
 def manifest_header(writer_schema: AvroSchema, meta: dict[str, str], version: int | None, path: str,
-                    findings: list[Finding]) -> tuple[int, _Layout] | None:
+                    findings: list[Finding], *, schema_text: bytes | None = None) -> tuple[int, _Layout] | None:
     """The checks of a manifest's header and writer schema, shared by the record reader and the
     checker's columnar screen: appends their findings, and returns the version the entries are
-    read as with the layout of the writer's fields, or ``None`` when the entries cannot be read."""
+    read as with the layout of the writer's fields, or ``None`` when the entries cannot be read.
+    ``schema_text``: the writer schema as the file's header holds it, when the caller has it."""
+    text: bytes | str | None = schema_text
+    if text is None:
+        try:
+            text = json.dumps(writer_schema)
+        except (TypeError, ValueError, RecursionError):
+            text = None
+    key = (text, tuple(meta.items()), version) if text is not None else None
+    got = _HEADERS.pop(key, None) if key is not None else None
+    if got is None:
+        found: list[Finding] = []
+        try:  # the layout keeps parts of the schema: a copy of its own, whatever the caller does with it
+            kept = copy.deepcopy(writer_schema)
+        except RecursionError:
+            kept = writer_schema
+        opened = _manifest_header(kept, meta, version, found)
+        got = (tuple(found), opened)
+    if key is not None:
+        _HEADERS[key] = got  # the most recent last
+        if len(_HEADERS) > 32:
+            del _HEADERS[next(iter(_HEADERS))]
+    found_here, opened = got
+    findings.extend(replace(f, file=path) for f in found_here)
+    if opened is None:
+        return None
+    if any(f.severity == "error" and f.rule in ("manifests.field-id-missing", "avro.union") for f in findings):
+        return None
+    return opened
+
+
+def _manifest_header(writer_schema: AvroSchema, meta: dict[str, str], version: int | None,
+                     findings: list[Finding]) -> tuple[int, _Layout] | None:
+    """:func:`manifest_header`'s checks of one writer schema and header, their findings without a
+    file; ``None`` when the entries cannot be read whatever else was found."""
+    path = ""
     if version is None:
         fv = meta.get("format-version", "1")
         version = int(fv) if fv in ("1", "2", "3") else 1
@@ -527,8 +573,6 @@ def manifest_header(writer_schema: AvroSchema, meta: dict[str, str], version: in
     _check_fields(layout.entry, [(0, "status", IntegerType(), True, 1, 3), (1, "snapshot_id", LongType(), True, 1, 1),
                                  (2, "data_file", StructType(()), True, 1, 3)], version, "manifest_entry", path, findings)
     _check_fields(layout.data_file, _DATA_FILE, version, "data_file", path, findings)
-    if any(f.severity == "error" and f.rule in ("manifests.field-id-missing", "avro.union") for f in findings):
-        return None
     return version, layout
 
 
@@ -541,11 +585,11 @@ def read_manifest(path: str, format_version: int | None = None, context: Manifes
     left as Avro decoded them (lists of key/value records), which saves converting them."""
     findings: list[Finding] = []
     try:
-        writer_schema, meta, records = read_container(path)
+        text, writer_schema, meta, records = read_container_text(path)
     except SpecViolation as e:
         return [], [Finding.from_violation(e, path)]
     opened = manifest_header(writer_schema, meta, format_version or (context.format_version if context else None),
-                             path, findings)
+                             path, findings, schema_text=text)
     if opened is None:
         return [], findings
     version, layout = opened
@@ -623,12 +667,9 @@ def _check_header(meta: dict[str, str], version: int, path: str) -> list[Finding
             out.append(_finding("manifests.header-id", f"{key} is {v[:40]!r}{'...' if len(v) > 40 else ''}, not an "
                                 "int id as a string", CLAUSE_METADATA, path, key))
     if "schema" in meta:
-        try:
-            parsed = parse_type(json.loads(meta["schema"]))
-            if not isinstance(parsed, StructType):
-                raise ValueError("not a struct")
-        except _SHAPE_ERRORS as e:
-            out.append(_finding("manifests.header-schema", f"schema is not a table schema in JSON: {e}",
+        why = _struct_of(meta["schema"])
+        if isinstance(why, str):
+            out.append(_finding("manifests.header-schema", f"schema is not a table schema in JSON: {why}",
                                 CLAUSE_METADATA, path, "schema"))
     if "partition-spec" in meta:
         try:
@@ -847,14 +888,17 @@ def entry_schema(version: int, meta: dict[str, str], ptype: StructType, path: st
     partition spec (appending those findings to ``out``); shared by the record reader and the
     checker's columnar screen."""
     schema: StructType | None = None
-    schema_json = context.schema if context and context.schema else None
-    try:
-        if schema_json is None and "schema" in meta:
-            schema_json = json.loads(meta["schema"])
-        parsed = parse_type(schema_json) if schema_json is not None else None
-        schema = parsed if isinstance(parsed, StructType) else None
-    except _SHAPE_ERRORS:
-        schema = None
+    text: str | None = None
+    if context and context.schema:
+        try:
+            text = json.dumps(context.schema)
+        except (TypeError, ValueError, RecursionError):
+            text = None
+    elif "schema" in meta:
+        text = meta["schema"]
+    if text is not None:
+        parsed = _struct_of(text)
+        schema = None if isinstance(parsed, str) else parsed
     spec_fields: list[dict[str, Any]] | None = None
     if context and context.partition_spec is not None:
         spec_fields = context.partition_spec.get("fields")
@@ -901,6 +945,31 @@ def entry_schema(version: int, meta: dict[str, str], ptype: StructType, path: st
     return schema
 
 
+@lru_cache(maxsize=64)
+def _struct_of(text: str) -> StructType | str:
+    """The table schema a JSON text holds, else why it is none (a table's manifests repeat a few
+    schema texts: each is parsed once)."""
+    try:
+        parsed = parse_type(json.loads(text))
+    except _SHAPE_ERRORS as e:
+        return str(e) or type(e).__name__
+    return parsed if isinstance(parsed, StructType) else "not a struct"
+
+
+@lru_cache(maxsize=64)
+def _columns_of(text: str) -> tuple[Any, dict[int, tuple[str, str, bool]]] | None:
+    """(the JSON ``schema-id``, :func:`_columns`) of a schema's JSON text; ``None`` when it is not
+    a table schema."""
+    try:
+        doc = json.loads(text)
+    except _SHAPE_ERRORS:
+        return None
+    parsed = _struct_of(text)
+    if isinstance(parsed, str) or not isinstance(doc, dict):
+        return None
+    return doc.get("schema-id"), _columns(parsed)
+
+
 def _columns(t: StructType) -> dict[int, tuple[str, str, bool]]:
     """Field id -> (name, type, required) of every field of a schema, nested ones included (a
     struct, list or map by its kind; docs and default values are not compared)."""
@@ -920,27 +989,22 @@ def header_schema_problem(meta: dict[str, str], schemas: dict[int, Any], last_co
     header), or, without such a schema, it holds field ids above the table's last-column-id (the
     highest id the table ever assigned). ``None``: no difference seen, or the header is not
     readable (reported as such by the header checks)."""
-    try:
-        doc = json.loads(meta["schema"])
-        header = parse_type(doc)
-    except _SHAPE_ERRORS:  # a header that does not parse is reported by the header checks
+    read = _columns_of(meta["schema"])
+    if read is None:  # a header that does not parse is reported by the header checks
         return None
-    if not isinstance(header, StructType) or not isinstance(doc, dict):
-        return None
-    sid = doc.get("schema-id")
+    sid, mine = read
     if not (isinstance(sid, int) and not isinstance(sid, bool)):
         text = meta.get("schema-id", "")
         sid = int(text) if text.lstrip("-").isdigit() and len(text) <= 11 else None
-    mine = _columns(header)
     table = schemas.get(sid) if sid is not None else None
     if isinstance(table, dict):
         try:
-            theirs_type = parse_type({"type": "struct", "fields": table.get("fields")})
-        except _SHAPE_ERRORS:
+            got = _columns_of(json.dumps({"type": "struct", "fields": table.get("fields")}))
+        except (TypeError, ValueError, RecursionError):
             return None
-        if not isinstance(theirs_type, StructType):
+        if got is None:
             return None
-        theirs = _columns(theirs_type)
+        theirs = got[1]
         if mine == theirs:
             return None
         differ = sorted(set(mine) ^ set(theirs)) + sorted(i for i in set(mine) & set(theirs) if mine[i] != theirs[i])
@@ -1365,11 +1429,11 @@ def read_manifest_list_shared(path: str, format_version: int | None = None, memo
         try:
             if blocks is None:
                 raise ValueError("no shared blocks")
-            writer_schema, meta, records, shared = read_container_shared(path, blocks)
+            writer_schema, meta, records, shared, text = read_container_shared(path, blocks)
         except SpecViolation:
             raise
         except Exception:  # noqa: BLE001 - records that do not decode: read again to say where
-            writer_schema, meta, records = read_container(path)
+            text, writer_schema, meta, records = read_container_text(path)
             shared = False
     except SpecViolation as e:
         found = Finding.from_violation(e, path)
@@ -1390,7 +1454,7 @@ def read_manifest_list_shared(path: str, format_version: int | None = None, memo
         findings.append(_finding("manifests.record-name", f"the Avro record is named {writer_schema.get('name')!r}; "
                                  "the spec's struct is manifest_file (readers resolve by field id)", CLAUSE_LIST, path,
                                  "avro.schema", "warning"))
-    _check_schema_ids(writer_schema, path, "manifest_file", findings)
+    _check_schema_ids(writer_schema, path, "manifest_file", findings, text)
     list_fv = meta.get("format-version")
     if list_fv is not None and list_fv != str(version):
         findings.append(_finding("manifests.header-format-version", f"format-version is {list_fv!r}, the table is "
@@ -1412,7 +1476,8 @@ def read_manifest_list_shared(path: str, format_version: int | None = None, memo
     entries: list[dict[str, Any]] = []
     # v1 has no content field; one written anyway is read raw (the v1 rows leave it out)
     v1_content = ids[517][0] if version == 1 and 517 in ids else None
-    context = (version, json.dumps(writer_schema, sort_keys=True)) if memo is not None else None
+    # the schema as the header holds it: equal texts decode records alike
+    context = (version, text) if memo is not None else None
     if memo is not None:  # one object per schema: the memo's keys hold it once, not once per list
         context = memo.setdefault(("context", context), context)
     # a list whose one block ends with a block read before: only the records in front are

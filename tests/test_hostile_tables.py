@@ -270,3 +270,51 @@ def test_avro_schemas_of_the_wrong_shape(tmp_path: Path, version: int, damage: s
     assert "checker.internal-error" not in {f.rule for f in findings}, [str(f) for f in findings]
     hits = [f for f in findings if f.rule == rule and f.file == victim]
     assert hits and all(f.severity == "error" and f.location for f in hits), [str(f) for f in findings]
+
+
+def test_roots_resolve_as_realpath_does(tmp_path: Path) -> None:
+    """Confinement resolves a file's directory once for the files in it: a symbolic link to a
+    file, one to a directory, ``..``, a file that is not there and a loop are judged as
+    ``os.path.realpath`` judges them."""
+    from iceberg_conformance.checker.find import Roots
+
+    table, away = tmp_path / "table", tmp_path / "away"
+    (table / "metadata").mkdir(parents=True)
+    away.mkdir()
+    (away / "secret.avro").write_bytes(b"x")
+    (table / "metadata" / "plain.avro").write_bytes(b"x")
+    (table / "metadata" / "to-secret.avro").symlink_to(away / "secret.avro")
+    (table / "linked-dir").symlink_to(away)
+    (table / "metadata" / "loop.avro").symlink_to(table / "metadata" / "loop.avro")
+    paths = [table / "metadata" / "plain.avro", table / "metadata" / "to-secret.avro",
+             table / "linked-dir" / "secret.avro", table / "metadata" / ".." / ".." / "away" / "secret.avro",
+             table / "metadata" / "not-there.avro", table / "linked-dir" / "not-there.avro",
+             table / "metadata" / "loop.avro", table / "metadata" / ".."]
+    roots = Roots([str(table)])
+    for _ in range(2):  # the second time through the directories known
+        got = [roots.outside(str(p)) for p in paths]
+        want = [not (os.path.realpath(p) + os.sep).startswith(str(table) + os.sep) for p in paths]
+        assert got == want == [False, True, True, True, False, True, False, False]
+
+
+@pytest.mark.parametrize("bad", [0, 1, 2])
+def test_a_record_that_does_not_decode_is_named_by_its_place(tmp_path: Path, bad: int) -> None:
+    """The location of a data block that does not decode names the record that failed, not the
+    last one read before it."""
+    from iceberg_conformance.reference.avro import read_container, write_container
+    from iceberg_conformance.reference.errors import SpecViolation
+
+    schema = {"type": "record", "name": "r", "fields": [{"name": "k", "type": {"type": "enum", "name": "e",
+                                                                            "symbols": ["a", "b"]}}]}
+    out = tmp_path / "r.avro"
+    with open(out, "wb") as f:
+        write_container(f, schema, [{"k": "a"}, {"k": "b"}, {"k": "a"}], {})
+    data = bytearray(out.read_bytes())
+    # the block is its count, its length, the three one-byte records, then the sync marker
+    at = len(data) - 16 - 3 + bad
+    assert data[at] in (0, 2)  # an enum index, zigzag-encoded
+    data[at] = 0x0A  # index 5: no such symbol
+    out.write_bytes(bytes(data))
+    with pytest.raises(SpecViolation) as caught:
+        read_container(str(out))
+    assert caught.value.where.endswith(f"record {bad}"), caught.value.where

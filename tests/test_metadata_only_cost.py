@@ -268,6 +268,42 @@ def test_a_snapshot_unit_carries_its_totals_from_the_list_it_repeats(table: str,
         ("snapshot.summary-totals", f"snapshot {last['snapshot-id']} summary/total-records")], wrong
 
 
+def test_the_operation_rule_looks_at_the_records_a_snapshot_added(table: str, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snapshot whose list repeats its parent's is judged against its operation through the
+    records it added, known from the carried state (not by going through every record of every
+    list): the positions are those a look at each record gives, and a snapshot whose operation
+    its records contradict is still reported at its record."""
+    seen: list[tuple[Any, list[int] | None, list[int]]] = []
+    real = snapshot_unit.check_operation
+
+    def watching(snap: dict[str, Any], manifests: Any, file: str, added_here: list[int] | None = None) -> Any:
+        every = [i for i, mf in enumerate(manifests) if mf.get("added_snapshot_id") == snap.get("snapshot-id")]
+        seen.append((snap.get("snapshot-id"), added_here, every))
+        return real(snap, manifests, file, added_here)
+
+    monkeypatch.setattr(snapshot_unit, "check_operation", watching)
+    check_table(table, metadata_only=True, workers=1)
+    assert len(seen) == APPENDS
+    carried = [(sid, here, every) for sid, here, every in seen if here is not None]
+    assert len(carried) >= APPENDS - 2  # every list after the ones where the sharing begins
+    assert all(here == every and len(every) == 1 for _sid, here, every in carried), carried
+    # two appends called deletes (a delete that adds data files): each reported at its own record
+    doc = _doc(table)
+    snaps = sorted(doc["snapshots"], key=lambda s: s["sequence-number"])
+    for snap in (snaps[len(snaps) // 2], snaps[-1]):
+        snap["summary"]["operation"] = "delete"
+    md = tmp_path / "metadata" / Path(table).name
+    md.parent.mkdir()
+    md.write_text(json.dumps(doc))
+    seen.clear()
+    wrong = [f for f in check_table(str(md), metadata_only=True, workers=1).findings
+             if f.rule == "snapshot.operation-files"]
+    assert sorted((f.location, str(snaps[len(snaps) // 2]["snapshot-id"]) in f.message) for f in wrong) == [
+        ("manifests[0]", False), ("manifests[0]", True)], wrong
+    assert [here for _sid, here, _every in seen if here is not None]  # the carried path judged them
+
+
 class _CountingMemo(dict):  # type: ignore[type-arg]
     """A manifest-list memo counting the records looked up in it."""
 

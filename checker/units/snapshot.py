@@ -60,8 +60,9 @@ def check_snapshot(run: CheckRun, unit: Unit) -> list[Finding]:
     seqs = version >= 2 and isinstance(snap_seq, int)
     quick = _quiet_totals(run, mfs, sid, snap_seq if seqs else None, spec_ids) if version < 3 else None
     if quick is not None:
-        out.extend(check_operation(snap, mfs, file))
-        return out + _summary_totals(snap, *quick, unit.table, loc)
+        totals, complete, added_here = quick
+        out.extend(check_operation(snap, mfs, file, added_here))
+        return out + _summary_totals(snap, totals, complete, unit.table, loc)
     facts = [run.listed(mf) for mf in mfs]
     for i, (mf, (_local, _readable, in_place)) in enumerate(zip(mfs, facts)):
         listed = mf.get("manifest_path")
@@ -179,10 +180,12 @@ TOTALS = ("total-data-files", "total-delete-files", "total-records", "total-posi
 
 
 def _quiet_totals(run: CheckRun, mfs: Sequence[dict[str, Any]], sid: Any, snap_seq: int | None,
-                  spec_ids: set[int]) -> tuple[dict[str, int], bool] | None:
+                  spec_ids: set[int]) -> tuple[dict[str, int], bool, list[int] | None] | None:
     """The live files' totals of a snapshot before v3 whose manifest-list records ``mfs`` give no
-    finding of the per-record and live-file rules of :func:`check_snapshot`, and whether every
-    manifest was read to its end; None when one may (those rules then go through the records).
+    finding of the per-record and live-file rules of :func:`check_snapshot`, whether every
+    manifest was read to its end, and the positions of the records whose ``added_snapshot_id``
+    is the snapshot's (None: not known, look at each); None when a record may give a finding
+    (those rules then go through the records).
     What a record gives is worked out once per record object (:meth:`CheckRun.record_facts`):
     a list that repeats its parent's records costs a look-up per record. ``snap_seq``: the
     snapshot's sequence number when the records' are judged against it."""
@@ -196,7 +199,12 @@ def _quiet_totals(run: CheckRun, mfs: Sequence[dict[str, Any]], sid: Any, snap_s
 
     if isinstance(mfs, RepeatingEntries):  # what its records give, carried on from the list it repeats
         try:
-            return _running_totals(run, mfs, facts, row_of).verdict(sid, snap_seq)
+            st = _running_totals(run, mfs, facts, row_of)
+            got = st.verdict(sid, snap_seq)
+            if got is None:
+                return None
+            n = len(mfs)  # the list is the array's first n records read backwards
+            return got[0], got[1], sorted(n - 1 - p for p in st.where.get(sid, ()))
         except TypeError:  # an id that is no JSON scalar: record by record below, and not carried on
             run.carried.pop(id(mfs.shared()[0]), None)
     rows = []
@@ -212,7 +220,7 @@ def _quiet_totals(run: CheckRun, mfs: Sequence[dict[str, Any]], sid: Any, snap_s
             if seq is not None and (seq > snap_seq or (seq != snap_seq and added == sid)):
                 return None
     sums = [sum(c) for c in zip(*(r[3] for r in rows))] if rows else [0] * len(TOTALS)
-    return dict(zip(TOTALS, sums)), all(r[4] for r in rows)
+    return dict(zip(TOTALS, sums)), all(r[4] for r in rows), None
 
 
 @dataclass
@@ -230,6 +238,8 @@ class _Running:
     max_seq: int | None = None
     #: added_snapshot_id -> the sequence numbers of its records
     added: dict[Any, set[int]] = field(default_factory=dict)
+    #: added_snapshot_id -> the places of its records in the array
+    where: dict[Any, list[int]] = field(default_factory=dict)
     sums: list[int] = field(default_factory=lambda: [0] * len(TOTALS))
     complete: bool = True
 
@@ -262,6 +272,7 @@ def _running_totals(run: CheckRun, mfs: RepeatingEntries, facts: dict[int, Any],
             st.stop = True
             continue
         local, seq, added, totals, complete = row
+        st.where.setdefault(added, []).append(st.upto - 1)  # may raise, as below, before any other state
         if seq is not None:  # first what may raise (an id that is no JSON scalar), then the state
             st.added.setdefault(added, set()).add(seq)
             st.max_seq = seq if st.max_seq is None else max(st.max_seq, seq)
@@ -355,15 +366,20 @@ def _row_lineage(run: CheckRun, snap: dict[str, Any], mfs: Sequence[dict[str, An
 CLAUSE_OPERATION = "Snapshots: operation"
 
 
-def check_operation(snap: dict[str, Any], manifests: Sequence[dict[str, Any]], file: str) -> list[Finding]:
-    """Findings for one snapshot whose manifest-list records are ``manifests``."""
+def check_operation(snap: dict[str, Any], manifests: Sequence[dict[str, Any]], file: str,
+                    added_here: list[int] | None = None) -> list[Finding]:
+    """Findings for one snapshot whose manifest-list records are ``manifests``. ``added_here``:
+    the positions of the records whose ``added_snapshot_id`` is the snapshot's, when known
+    (None: each record is looked at)."""
     summary = snap.get("summary")
     op = summary.get("operation") if isinstance(summary, dict) else None
     sid = snap.get("snapshot-id")
     if op not in ("append", "delete"):
         return []
     out: list[Finding] = []
-    for i, mf in enumerate(manifests):
+    at = range(len(manifests)) if added_here is None else added_here
+    for i in at:
+        mf = manifests[i]
         if mf.get("added_snapshot_id") != sid:
             continue
         content = mf.get("content") or 0
