@@ -1418,6 +1418,58 @@ def read_manifest_list(path: str, format_version: int | None = None, memo: dict[
     return list(entries) if isinstance(entries, RepeatingEntries) else entries, findings
 
 
+#: what :func:`_list_header` made of a manifest list's writer schema and format version (by the
+#: schema's text, the ``format-version`` header and the version asked for), its findings without
+#: the file's path: a table's lists share a few schemas (the most recent 32 are kept)
+_LIST_HEADERS: dict[tuple[bytes, str | None, int | None],
+                    tuple["tuple[int, dict[int, tuple[str, AvroSchema]], dict[int, tuple[str, AvroSchema]]] | None",
+                          tuple[Finding, ...]]] = {}
+
+
+def _list_header(writer_schema: AvroSchema, meta: dict[str, str], format_version: int | None,
+                 findings: list[Finding]) -> tuple[int, dict[int, tuple[str, AvroSchema]],
+                                                   dict[int, tuple[str, AvroSchema]]] | None:
+    """The checks of a manifest list's writer schema and ``format-version`` header (findings
+    without a file), and the version its records are read as with its fields and the
+    field_summary's by id; None when its records cannot be read."""
+    path = ""
+    version = format_version
+    if version is None:
+        fv = meta.get("format-version", "1")
+        version = int(fv) if fv in ("1", "2", "3") else 1
+    own = written_version(meta, version)
+    if not (own == 1 and isinstance(writer_schema, dict) and 515 in _by_id(writer_schema)):
+        version = own
+    if not isinstance(writer_schema, dict) or writer_schema.get("type") != "record":
+        findings.append(_finding("manifests.not-a-record", "the Avro schema is not a record", CLAUSE_LIST, path,
+                                 "avro.schema"))
+        return None
+    if writer_schema.get("name") != "manifest_file":
+        findings.append(_finding("manifests.record-name", f"the Avro record is named {writer_schema.get('name')!r}; "
+                                 "the spec's struct is manifest_file (readers resolve by field id)", CLAUSE_LIST, path,
+                                 "avro.schema", "warning"))
+    _check_schema_ids(writer_schema, path, "manifest_file", findings)
+    list_fv = meta.get("format-version")
+    if list_fv is not None and list_fv != str(version):
+        findings.append(_finding("manifests.header-format-version", f"format-version is {list_fv!r}, the table is "
+                                 f"v{version}", CLAUSE_LIST, path, "format-version"))
+    ids = _by_id(writer_schema)
+    _check_fields(ids, _MANIFEST_FILE, version, "manifest_file", path, findings)
+    if any(f.severity == "error" and f.rule in ("manifests.field-id-missing", "avro.union") for f in findings):
+        return None
+    named: dict[str, Any] = {}
+    _collect_named(writer_schema, named)
+    summary_ids: dict[int, tuple[str, AvroSchema]] = {}
+    if 507 in ids:
+        lst = _record_of(ids[507][1], named)
+        if isinstance(lst, dict) and lst.get("type") == "array":
+            summary_ids = _by_id(_record_of(lst["items"], named))
+            if 509 not in summary_ids:
+                findings.append(_finding("manifests.field-missing", "field_summary: required field 509 contains_null "
+                                         "is missing", CLAUSE_LIST, path, "field_summary"))
+    return version, ids, summary_ids
+
+
 def read_manifest_list_shared(path: str, format_version: int | None = None, memo: dict[Any, Any] | None = None,
                               blocks: SharedBlocks | None = None
                               ) -> tuple[list[dict[str, Any]] | RepeatingEntries, list[Finding]]:
@@ -1440,39 +1492,23 @@ def read_manifest_list_shared(path: str, format_version: int | None = None, memo
         if found.rule == "avro.unreadable":  # the manifest list's own sentence, not the manifest's
             found = Finding("avro.list-unreadable", found.message, CLAUSE_LIST, found.file, found.location)
         return [], [found]
-    version = format_version
-    if version is None:
-        fv = meta.get("format-version", "1")
-        version = int(fv) if fv in ("1", "2", "3") else 1
-    own = written_version(meta, version)
-    if not (own == 1 and isinstance(writer_schema, dict) and 515 in _by_id(writer_schema)):
-        version = own
-    if not isinstance(writer_schema, dict) or writer_schema.get("type") != "record":
-        return [], [_finding("manifests.not-a-record", "the Avro schema is not a record", CLAUSE_LIST, path,
-                                 "avro.schema")]
-    if writer_schema.get("name") != "manifest_file":
-        findings.append(_finding("manifests.record-name", f"the Avro record is named {writer_schema.get('name')!r}; "
-                                 "the spec's struct is manifest_file (readers resolve by field id)", CLAUSE_LIST, path,
-                                 "avro.schema", "warning"))
-    _check_schema_ids(writer_schema, path, "manifest_file", findings, text)
-    list_fv = meta.get("format-version")
-    if list_fv is not None and list_fv != str(version):
-        findings.append(_finding("manifests.header-format-version", f"format-version is {list_fv!r}, the table is "
-                                 f"v{version}", CLAUSE_LIST, path, "format-version"))
-    ids = _by_id(writer_schema)
-    _check_fields(ids, _MANIFEST_FILE, version, "manifest_file", path, findings)
-    if any(f.severity == "error" and f.rule in ("manifests.field-id-missing", "avro.union") for f in findings):
+    key = (text, meta.get("format-version"), format_version)
+    got = _LIST_HEADERS.pop(key, None)
+    if got is None:
+        found: list[Finding] = []
+        try:  # the layout keeps parts of the schema: a copy of its own, whatever the caller does with it
+            kept = copy.deepcopy(writer_schema)
+        except RecursionError:
+            kept = writer_schema
+        got = (_list_header(kept, meta, format_version, found), tuple(found))
+    _LIST_HEADERS[key] = got  # the most recent last
+    if len(_LIST_HEADERS) > 32:
+        del _LIST_HEADERS[next(iter(_LIST_HEADERS))]
+    opened, found_here = got
+    findings.extend(replace(f, file=path) for f in found_here)
+    if opened is None:
         return [], findings
-    named: dict[str, Any] = {}
-    _collect_named(writer_schema, named)
-    summary_ids: dict[int, tuple[str, AvroSchema]] = {}
-    if 507 in ids:
-        lst = _record_of(ids[507][1], named)
-        if isinstance(lst, dict) and lst.get("type") == "array":
-            summary_ids = _by_id(_record_of(lst["items"], named))
-            if 509 not in summary_ids:
-                findings.append(_finding("manifests.field-missing", "field_summary: required field 509 contains_null "
-                                         "is missing", CLAUSE_LIST, path, "field_summary"))
+    version, ids, summary_ids = opened
     entries: list[dict[str, Any]] = []
     # v1 has no content field; one written anyway is read raw (the v1 rows leave it out)
     v1_content = ids[517][0] if version == 1 and 517 in ids else None

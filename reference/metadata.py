@@ -354,7 +354,11 @@ def _read_bounded(path: Path, col: _Collector) -> bytes | None:
                     f"byte {MAX_METADATA_BYTES}")
             return None
         with open_regular(path) as f:
-            data = f.read(MAX_METADATA_BYTES + 1)
+            # as much as the file had (a buffer of the limit's size would be allocated for each
+            # file read), and what it grew by since, up to the limit
+            data = f.read(size + 1)
+            if len(data) > size:
+                data += f.read(MAX_METADATA_BYTES + 1 - len(data))
     except SpecViolation as e:
         col.add("files.not-regular", e.detail, "(the file itself)")
         return None

@@ -60,3 +60,20 @@ def test_a_caller_changing_its_schema_changes_nothing_kept(tmp_path: Path) -> No
     partition["fields"].clear()  # the caller's partition record loses its fields, after the check
     again = m.manifest_header(*read_container(str(path))[:2], None, str(path), [])
     assert again is not None and json.dumps(again[1].data_file[102][1]) == kept != json.dumps(partition)
+
+
+def test_a_list_header_checked_once_is_reported_at_each_list(tmp_path: Path) -> None:
+    data = (FILES / "v2-list.avro").read_bytes()
+    schema = json.loads(_read_header(data)[0]["avro.schema"])
+    schema["name"] = "renamed"
+    renamed = with_header(data, {"avro.schema": json.dumps(schema).encode()})
+    m._LIST_HEADERS.clear()
+    lists = []
+    for name in ("a.avro", "b.avro"):
+        (tmp_path / name).write_bytes(renamed)
+        lists.append(tmp_path / name)
+    lists.append(tmp_path / "plain.avro")
+    lists[-1].write_bytes(data)
+    got = [sorted((f.rule, f.file) for f in m.read_manifest_list(str(p), 2)[1]) for p in lists]
+    assert got == [[("manifests.record-name", str(p))] for p in lists[:2]] + [[]]
+    assert len(m._LIST_HEADERS) == 2  # two schemas, each checked once

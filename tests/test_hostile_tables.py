@@ -318,3 +318,29 @@ def test_a_record_that_does_not_decode_is_named_by_its_place(tmp_path: Path, bad
     with pytest.raises(SpecViolation) as caught:
         read_container(str(out))
     assert caught.value.where.endswith(f"record {bad}"), caught.value.where
+
+
+@pytest.mark.parametrize(("size", "stated", "too_large"), [
+    (100, 100, False), (101, 101, True),   # at the limit, one byte over
+    (100, 10, False), (101, 10, True),     # a file that grew after its size was asked
+])
+def test_a_metadata_file_is_read_to_the_limit_and_no_further(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             size: int, stated: int, too_large: bool) -> None:
+    from iceberg_conformance.reference import metadata as md
+
+    monkeypatch.setattr(md, "MAX_METADATA_BYTES", 100)
+    path = tmp_path / "v1.metadata.json"
+    path.write_bytes(b"{" + b" " * (size - 2) + b"}")
+    real = Path.stat
+
+    def stat(self: Path, *a: Any, **k: Any) -> Any:
+        got = real(self, *a, **k)
+        if self == path:
+            return os.stat_result((got.st_mode, got.st_ino, got.st_dev, got.st_nlink, got.st_uid, got.st_gid,
+                                   stated, got.st_atime, got.st_mtime, got.st_ctime))
+        return got
+
+    monkeypatch.setattr(Path, "stat", stat)
+    data, findings = md.read_metadata_bytes(path)
+    assert ("metadata.file-too-large" in {f.rule for f in findings}) is too_large, findings
+    assert (data is None) is too_large and (too_large or len(data or b"") == size)
