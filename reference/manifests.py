@@ -35,7 +35,7 @@ import struct
 from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from itertools import islice
-from typing import Any, Iterable, Iterator, Literal, overload, Sequence
+from typing import Any, Callable, Generic, Iterable, Iterator, Literal, overload, Sequence, TypeVar
 
 from .avro import (
     AvroSchema, _Namer, decode_value, encode_value, from_avro, read_container, read_container_shared,
@@ -498,11 +498,46 @@ def _check_fields(have: dict[int, tuple[str, AvroSchema]], rows: list[_Row], ver
                 CLAUSE_ENTRIES, path, record, "error" if forbidden else "warning"))
 
 
-#: what :func:`manifest_header` found for a writer schema and header (by their text and the
-#: version asked for), without the file's path: a table's manifests share a few of each, so each
-#: is checked once (the most recent 32 are kept)
-_HEADERS: dict[tuple[bytes | str, tuple[tuple[str, str], ...], int | None],
-               tuple[tuple[Finding, ...], "tuple[int, _Layout] | None"]] = {}
+_Out = TypeVar("_Out")
+
+
+class _CheckedOnce(Generic[_Out]):
+    """What a check made of a writer schema and header, by their text, without the file's path:
+    a table's files share a few of each, so each is checked once (the ``keep`` most recent)."""
+
+    def __init__(self, keep: int = 32) -> None:
+        self.keep = keep
+        self._got: dict[Any, tuple[_Out, tuple[Finding, ...]]] = {}
+
+    def __len__(self) -> int:
+        return len(self._got)
+
+    def clear(self) -> None:
+        self._got.clear()
+
+    def get(self, key: Any, writer_schema: AvroSchema, check: Callable[[AvroSchema, list[Finding]], _Out],
+            path: str, findings: list[Finding]) -> _Out:
+        """``check(schema, findings)`` of the schema (a copy of its own, which what it returns may
+        keep parts of, whatever the caller does with its schema), once per ``key`` (None: every
+        time); its findings are appended to ``findings`` at ``path``."""
+        got = self._got.pop(key, None) if key is not None else None
+        if got is None:
+            found: list[Finding] = []
+            try:
+                kept = copy.deepcopy(writer_schema)
+            except RecursionError:
+                kept = writer_schema
+            got = (check(kept, found), tuple(found))
+        if key is not None:
+            self._got[key] = got  # the most recent last
+            if len(self._got) > self.keep:
+                del self._got[next(iter(self._got))]
+        findings.extend(replace(f, file=path) for f in got[1])
+        return got[0]
+
+
+#: what :func:`manifest_header` found, by the writer schema's text, the header and the version asked for
+_HEADERS: _CheckedOnce["tuple[int, _Layout] | None"] = _CheckedOnce()
 
 
 def manifest_header(writer_schema: AvroSchema, meta: dict[str, str], version: int | None, path: str,
@@ -518,21 +553,8 @@ def manifest_header(writer_schema: AvroSchema, meta: dict[str, str], version: in
         except (TypeError, ValueError, RecursionError):
             text = None
     key = (text, tuple(meta.items()), version) if text is not None else None
-    got = _HEADERS.pop(key, None) if key is not None else None
-    if got is None:
-        found: list[Finding] = []
-        try:  # the layout keeps parts of the schema: a copy of its own, whatever the caller does with it
-            kept = copy.deepcopy(writer_schema)
-        except RecursionError:
-            kept = writer_schema
-        opened = _manifest_header(kept, meta, version, found)
-        got = (tuple(found), opened)
-    if key is not None:
-        _HEADERS[key] = got  # the most recent last
-        if len(_HEADERS) > 32:
-            del _HEADERS[next(iter(_HEADERS))]
-    found_here, opened = got
-    findings.extend(replace(f, file=path) for f in found_here)
+    opened = _HEADERS.get(key, writer_schema, lambda schema, found: _manifest_header(schema, meta, version, found),
+                          path, findings)
     if opened is None:
         return None
     if any(f.severity == "error" and f.rule in ("manifests.field-id-missing", "avro.union") for f in findings):
@@ -1418,12 +1440,10 @@ def read_manifest_list(path: str, format_version: int | None = None, memo: dict[
     return list(entries) if isinstance(entries, RepeatingEntries) else entries, findings
 
 
-#: what :func:`_list_header` made of a manifest list's writer schema and format version (by the
-#: schema's text, the ``format-version`` header and the version asked for), its findings without
-#: the file's path: a table's lists share a few schemas (the most recent 32 are kept)
-_LIST_HEADERS: dict[tuple[bytes, str | None, int | None],
-                    tuple["tuple[int, dict[int, tuple[str, AvroSchema]], dict[int, tuple[str, AvroSchema]]] | None",
-                          tuple[Finding, ...]]] = {}
+#: what :func:`_list_header` made of a list's writer schema, by its text, the ``format-version``
+#: header and the version asked for
+_LIST_HEADERS: _CheckedOnce["tuple[int, dict[int, tuple[str, AvroSchema]], dict[int, tuple[str, AvroSchema]]] | None"] \
+    = _CheckedOnce()
 
 
 def _list_header(writer_schema: AvroSchema, meta: dict[str, str], format_version: int | None,
@@ -1492,20 +1512,8 @@ def read_manifest_list_shared(path: str, format_version: int | None = None, memo
         if found.rule == "avro.unreadable":  # the manifest list's own sentence, not the manifest's
             found = Finding("avro.list-unreadable", found.message, CLAUSE_LIST, found.file, found.location)
         return [], [found]
-    key = (text, meta.get("format-version"), format_version)
-    got = _LIST_HEADERS.pop(key, None)
-    if got is None:
-        found: list[Finding] = []
-        try:  # the layout keeps parts of the schema: a copy of its own, whatever the caller does with it
-            kept = copy.deepcopy(writer_schema)
-        except RecursionError:
-            kept = writer_schema
-        got = (_list_header(kept, meta, format_version, found), tuple(found))
-    _LIST_HEADERS[key] = got  # the most recent last
-    if len(_LIST_HEADERS) > 32:
-        del _LIST_HEADERS[next(iter(_LIST_HEADERS))]
-    opened, found_here = got
-    findings.extend(replace(f, file=path) for f in found_here)
+    opened = _LIST_HEADERS.get((text, meta.get("format-version"), format_version), writer_schema,
+                               lambda schema, found: _list_header(schema, meta, format_version, found), path, findings)
     if opened is None:
         return [], findings
     version, ids, summary_ids = opened
