@@ -30,6 +30,7 @@ import io
 import json
 import uuid
 import zlib
+from array import array
 from collections import OrderedDict
 from decimal import Context, Decimal
 from functools import lru_cache, singledispatch
@@ -802,21 +803,24 @@ def container_bytes(path: str, limit: int) -> tuple[AvroSchema, dict[str, str], 
 
 
 class SharedBlocks:
-    """Blocks decoded before, kept (the ``keep`` most recent) so that a block ending with the
-    bytes of one of them decodes only the records before that tail: a table's manifest lists
-    each repeat the records of the list before them. Records decoded from equal bytes with the
-    same writer schema are equal; here they are the same objects."""
+    """Files of records decoded before, kept (the ``keep`` most recent) so that a file whose
+    records end with the bytes of one of them decodes only the records before that tail: a
+    table's manifest lists each repeat the records of the list before them. A file's blocks are
+    read as one run of records (a writer cuts its blocks by size, so the blocks of two lists
+    repeating each other need not line up) when every block ends where a record does, as a
+    writer writes them. Records decoded from equal bytes with the same writer schema are equal;
+    here they are the same objects."""
 
     def __init__(self, keep: int = 8) -> None:
         self.keep = keep
-        self._schemas: dict[bytes, Any] = {}
-        #: (schema text, byte length, record count) -> (block data, its records)
-        self._tails: OrderedDict[tuple[bytes, int, int], tuple[bytes, list[Any]]] = OrderedDict()
-        #: of the block decoded last that ended with a kept block: (that block's records, the
-        #: number of records in front of them); None when the block decoded last ended with none
+        #: (schema text, byte length, record count) -> (the records' bytes, the records, where
+        #: each record ends in those bytes)
+        self._tails: OrderedDict[tuple[bytes, int, int], tuple[bytes, list[Any], array[int]]] = OrderedDict()
+        #: of the file decoded last that ended with a kept one: (that one's records, the number of
+        #: records in front of them); None when the file decoded last ended with none
         self.last_tail: tuple[list[Any], int] | None = None
-        #: what a reader made of the records of a kept block (by the id of its records list, the
-        #: list kept too), so that a later block ending with it reuses it (see :meth:`derived`)
+        #: what a reader made of the records of a kept file (by the id of its records list, the
+        #: list kept too), so that a later file ending with it reuses it (see :meth:`derived`)
         self._derived: OrderedDict[int, tuple[list[Any], Any]] = OrderedDict()
 
     def derived(self, records: list[Any]) -> Any:
@@ -825,76 +829,91 @@ class SharedBlocks:
         return got[1] if got is not None and got[0] is records else None
 
     def derive(self, records: list[Any], value: Any) -> None:
-        """Store ``value`` as what the records list ``records`` (a block's, as :meth:`decode`
+        """Store ``value`` as what the records list ``records`` (a file's, as :meth:`decode`
         returned it) was made into; the ``keep`` most recent are kept."""
         self._derived[id(records)] = (records, value)
         self._derived.move_to_end(id(records))
         if len(self._derived) > self.keep:
             self._derived.popitem(last=False)
 
-    def parsed(self, text: bytes) -> Any:
-        got = self._schemas.get(text)
-        if got is None:
-            got = self._schemas[text] = fastavro.parse_schema(json.loads(text), _write_hint=False)
-        return got
-
-    def decode(self, text: bytes, count: int, body: bytes, whole: Callable[[], list[Any]]) -> tuple[list[Any], bool]:
-        """The ``count`` records of one block's decompressed ``body``, and whether it ended with
-        a block kept here (then only the records before that tail were decoded). A block that
-        ends with none is decoded whole by ``whole()``. Raises ValueError when the records do
-        not end where the block does (read it with :func:`iter_container` instead)."""
+    def decode(self, text: bytes, parts: list[tuple[int, bytes]]) -> tuple[list[Any], bool]:
+        """The records of a file's blocks ``parts`` ((declared record count, decompressed data)
+        of each, for the rebuilt writer schema ``text``), and whether they ended with the
+        records of a file kept here (then only the records before that tail were decoded).
+        Otherwise each block is decoded by itself, as a block reader does. Raises what fastavro
+        raises for records that do not decode (read the file with :func:`iter_container` to be
+        told where)."""
+        schema = _fastavro_schema(text)
+        count = sum(c for c, _ in parts)
+        body = parts[0][1] if len(parts) == 1 else b"".join(b for _, b in parts)
         size = len(body)
-        for key, (t_body, t_records) in reversed(self._tails.items()):
+        for key, (t_body, t_records, t_ends) in reversed(self._tails.items()):
             t_text, t_size, t_count = key
             if t_text != text or t_size > size or t_count > count or not body.endswith(t_body):
                 continue
+            front = size - t_size
             stream = io.BytesIO(body)
-            schema = self.parsed(text)
-            out = [fastavro.schemaless_reader(stream, schema, None) for _ in range(count - t_count)]
-            if stream.tell() != size - t_size:
+            out: list[Any] = []
+            ends = array("q")
+            for _ in range(count - t_count):
+                out.append(fastavro.schemaless_reader(stream, schema, None))
+                ends.append(stream.tell())
+            if stream.tell() != front:
                 continue  # the records in front do not end where the tail begins
+            ends.extend(front + e for e in t_ends)
+            if not _blocks_end_with_records(parts, ends):
+                continue  # this file's blocks are not one run of these records
             self._tails.move_to_end(key)
             out.extend(t_records)
-            self._keep(text, count, body, out)
+            self._keep(text, count, body, out, ends)
             self.last_tail = (t_records, count - t_count)
             return out, True
         self.last_tail = None
-        out = whole()
-        if len(out) != count:
-            raise ValueError("the block holds another number of records than it declares")
-        self._keep(text, count, body, out)
+        out, ends, whole = [], array("q"), True
+        at = 0
+        for i, (c, b) in enumerate(parts):
+            stream = io.BytesIO(b)
+            for _ in range(c):
+                out.append(fastavro.schemaless_reader(stream, schema, None))
+                ends.append(at + stream.tell())
+            whole = whole and (stream.tell() == len(b) or i == len(parts) - 1)
+            at += len(b)
+        if whole:  # every block but the last ends where its records do: one run of records
+            self._keep(text, count, body, out, ends)
         return out, False
 
-    def _keep(self, text: bytes, count: int, body: bytes, records: list[Any]) -> None:
-        self._tails[(text, len(body), count)] = (body, records)
+    def _keep(self, text: bytes, count: int, body: bytes, records: list[Any], ends: array[int]) -> None:
+        self._tails[(text, len(body), count)] = (body, records, ends)
         if len(self._tails) > self.keep:
             self._tails.popitem(last=False)
 
 
+def _blocks_end_with_records(parts: list[tuple[int, bytes]], ends: array[int]) -> bool:
+    """Whether each block of ``parts`` but the last ends where its last record does in the run of
+    records ending at ``ends`` (so decoding the blocks one by one gives the same records)."""
+    at = seen = 0
+    for c, b in parts[:-1]:
+        at, seen = at + len(b), seen + c
+        if (ends[seen - 1] if seen else 0) != at:
+            return False
+    return True
+
+
 def read_container_shared(path: str, shared: SharedBlocks
                           ) -> tuple[AvroSchema, dict[str, str], list[Any], bool, bytes]:
-    """:func:`read_container` with the blocks decoded through ``shared`` (see :class:`SharedBlocks`),
-    whether every block ended with one read before, and the text of the writer schema as the
-    header holds it. Raises ``SpecViolation`` for the header
-    and the blocks as :func:`iter_container` does, and ValueError (or fastavro's errors) for
-    records that do not decode: the caller then reads the file with :func:`read_container`,
-    which says where."""
+    """:func:`read_container` with the records decoded through ``shared`` (see
+    :class:`SharedBlocks`), whether they ended with those of a file read before, and the text of
+    the writer schema as the header holds it. Raises ``SpecViolation`` for the header and the
+    blocks as :func:`iter_container` does, and ValueError (or fastavro's errors) for records
+    that do not decode: the caller then reads the file with :func:`read_container`, which says
+    where."""
     shared.last_tail = None
     f, writer_schema, meta, head, blocks, (own, text) = _open_rebuilt(path)
     with f:
-        parts: list[list[Any]] = []
-        every = True
-        for count, body in blocks.bodies():
-            def whole(count: int = count, body: bytes = body) -> list[Any]:
-                return list(_decode_block(_fastavro_schema(text), count, body))
-            got, tail = shared.decode(text, count, body, whole)
-            every = every and tail
-            parts.append(got)
-    if len(parts) != 1:
-        shared.last_tail = None  # the tail of one block of several: not the file's
-    # one block: its records list as kept (the caller does not change it)
-    records = parts[0] if len(parts) == 1 else [r for part in parts for r in part]
-    return writer_schema, meta, records, every, own
+        parts = list(blocks.bodies())
+    # the records list as kept (the caller does not change it)
+    records, tail = shared.decode(text, parts)
+    return writer_schema, meta, records, tail, own
 
 
 def _rebuilt_schema(text: bytes | None, drop: tuple[str, ...], inline: bool) -> tuple[AvroSchema, bytes]:
@@ -987,14 +1006,6 @@ def _fastavro_schema(text: bytes) -> Any:
 @lru_cache(maxsize=32)
 def _parsed_text(text: bytes) -> Any:
     return fastavro.parse_schema(json.loads(text), _write_hint=False)
-
-
-def _decode_block(parsed: Any, count: int, body: bytes) -> Iterator[Any]:
-    """The ``count`` records at the start of a block's decompressed ``body``, one at a time (as
-    fastavro's block reader reads a block: bytes after them are not read)."""
-    stream = io.BytesIO(body)
-    for _ in range(count):
-        yield fastavro.schemaless_reader(stream, parsed, None)
 
 
 def _records(f: BinaryIO, parsed: Any, blocks: _Blocks) -> Iterable[dict[str, Any]]:

@@ -1695,10 +1695,11 @@ def manifest_bytes(manifest: dict[str, Any], *, codec: str = "null", sync: bytes
 
 
 def manifest_list_bytes(manifest_list: dict[str, Any], *, codec: str = "null", sync: bytes | None = None,
-                        names: dict[int, str] | None = None) -> bytes:
+                        names: dict[int, str] | None = None, block_bytes: int | None = None) -> bytes:
     """The bytes of a manifest list from ``{"format_version", "metadata", "manifests": [...]}``;
     ``names``: field id -> the Avro field name written instead of the spec's (readers identify
-    the fields by id)."""
+    the fields by id); ``block_bytes``: a new block whenever the records reach that many bytes
+    (Iceberg Java's lists: Avro's sync interval of 64,000 bytes), else one block."""
     version = int(manifest_list["format_version"])
     names = names or {}
     records = []
@@ -1716,7 +1717,7 @@ def manifest_list_bytes(manifest_list: dict[str, Any], *, codec: str = "null", s
             rec[names.get(fid, name)] = v
         records.append(rec)
     buf = io.BytesIO()
-    kwargs: dict[str, Any] = {"codec": codec}
+    kwargs: dict[str, Any] = {"codec": codec, "block_bytes": block_bytes}
     if sync is not None:
         kwargs["sync"] = sync
     schema = manifest_list_avro_schema(version)

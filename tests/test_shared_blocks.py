@@ -75,3 +75,112 @@ def test_a_repeated_record_with_a_finding_is_reported_in_every_list_repeating_it
         assert entries == read_manifest_list(path, 2)[0]
         expected = [] if k == 1 else [("manifests.negative", f"manifests[{k - 2}]")]
         assert [(f.rule, f.location) for f in findings] == expected, path
+
+
+def _records(n: int) -> tuple[list[dict], dict]:
+    sidecar = json.loads((Path(__file__).parents[1] / "vectors/manifests/files/v2-list.sidecar.json").read_text())
+    return [dict(sidecar["manifests"][0], manifest_path=f"s3://b/m{i}.avro", added_snapshot_id=100 + i)
+            for i in range(n)], sidecar["metadata"]
+
+
+def test_lists_written_in_several_blocks_repeat_each_other(tmp_path: Path) -> None:
+    """Iceberg Java cuts a list into blocks of 64,000 bytes (a 700-manifest list Spark 3.5 wrote
+    with Iceberg 1.10: blocks of 613 and 87 records), so the blocks of a list and of the list it
+    repeats do not line up: the lists are read as runs of records, each decoding its new ones."""
+    from iceberg_conformance.reference.manifests import write_manifest_list
+
+    records, metadata = _records(12)
+    paths = []
+    for k in range(1, len(records) + 1):
+        paths.append(str(tmp_path / f"list{k}.avro"))
+        write_manifest_list(paths[-1], {"format_version": 2, "metadata": metadata, "manifests": records[:k][::-1]},
+                            block_bytes=150)  # a block every two or three records
+    assert len(_blocks(paths[-1])) > 3
+    blocks = SharedBlocks()
+    hits = [read_container_shared(p, blocks)[3] for p in paths]
+    assert hits == [False] + [True] * (len(paths) - 1), hits
+    memo, blocks = {}, SharedBlocks()
+    for path in paths:
+        assert read_manifest_list(path, 2, memo, blocks) == read_manifest_list(path, 2), path
+
+
+def _blocks(path: str) -> list[tuple[int, bytes]]:
+    from iceberg_conformance.reference.avro import _open_rebuilt
+
+    f, *_rest, blocks, _texts = _open_rebuilt(path)
+    with f:
+        return list(blocks.bodies())
+
+
+def _container(like: str, parts: list[tuple[int, bytes]]) -> bytes:
+    """The container ``like`` (codec null) with the blocks ``parts``."""
+    from iceberg_conformance.reference.avro import _read_header, _zigzag
+
+    data = Path(like).read_bytes()
+    _meta, at = _read_header(data)
+    sync = data[at:at + 16]
+    return data[:at + 16] + b"".join(_zigzag(c) + _zigzag(len(b)) + b + sync for c, b in parts)
+
+
+@pytest.mark.parametrize("shape", ["junk after the first block's record", "a record across two blocks"])
+def test_blocks_that_are_no_run_of_records_are_read_block_by_block(tmp_path: Path, shape: str) -> None:
+    """A list whose bytes end with those of a list read before, but whose first block does not
+    end where its record does: it is read as a block reader reads it, block by block."""
+    from iceberg_conformance.reference.avro import read_container
+    from iceberg_conformance.reference.manifests import write_manifest_list
+
+    records, metadata = _records(3)
+    one = str(tmp_path / "one.avro")  # [m1, m0] in one block
+    write_manifest_list(one, {"format_version": 2, "metadata": metadata, "manifests": records[:2][::-1]})
+    three = str(tmp_path / "three.avro")  # [m2, m1, m0] in one block
+    write_manifest_list(three, {"format_version": 2, "metadata": metadata, "manifests": records[::-1]})
+    (_, tail), (_, whole) = _blocks(one)[0], _blocks(three)[0]
+    m2 = whole[:len(whole) - len(tail)]
+    if shape == "junk after the first block's record":
+        parts = [(1, m2 + b"\x00"), (2, tail)]
+    else:
+        parts = [(1, m2 + tail[:1]), (2, tail[1:])]
+    damaged = tmp_path / "damaged.avro"
+    damaged.write_bytes(_container(three, parts))
+    blocks = SharedBlocks()
+    read_container_shared(one, blocks)
+    try:
+        expected: object = read_container(str(damaged))[2]
+    except Exception:  # noqa: BLE001 - the block reader's outcome, whatever it is
+        expected = "does not decode"
+    try:
+        _schema, _meta, got, hit, _text = read_container_shared(str(damaged), blocks)
+    except Exception:  # noqa: BLE001
+        got, hit = "does not decode", False
+    assert (got, hit) == (expected, False)
+
+
+def test_a_list_read_before_with_junk_inside_is_not_repeated(tmp_path: Path) -> None:
+    """A list whose first block holds a byte after its record is no run of records: a later list
+    ending with its bytes, junk included, is read as a block reader reads it."""
+    from iceberg_conformance.reference.avro import read_container
+    from iceberg_conformance.reference.manifests import write_manifest_list
+
+    records, metadata = _records(3)
+    one, two, three = (str(tmp_path / f"{n}.avro") for n in ("one", "two", "three"))
+    write_manifest_list(one, {"format_version": 2, "metadata": metadata, "manifests": records[:1]})
+    write_manifest_list(two, {"format_version": 2, "metadata": metadata, "manifests": records[:2][::-1]})
+    write_manifest_list(three, {"format_version": 2, "metadata": metadata, "manifests": records[::-1]})
+    m0 = _blocks(one)[0][1]
+    m1 = _blocks(two)[0][1][:-len(m0)]
+    m2 = _blocks(three)[0][1][:-len(m0) - len(m1)]
+    kept = tmp_path / "kept.avro"  # [m1] + junk, then [m0]
+    kept.write_bytes(_container(three, [(1, m1 + b"\x00"), (1, m0)]))
+    later = tmp_path / "later.avro"  # one block: m2, then the bytes of the list above
+    later.write_bytes(_container(three, [(3, m2 + m1 + b"\x00" + m0)]))
+    blocks = SharedBlocks()
+    read_container_shared(str(kept), blocks)
+    try:
+        expected: object = read_container(str(later))[2]
+    except Exception:  # noqa: BLE001 - the block reader's outcome, whatever it is
+        expected = "does not decode"
+    try:
+        _schema, _meta, got, hit, _text = read_container_shared(str(later), blocks)
+    except Exception:  # noqa: BLE001
+        got, hit = "does not decode", False
+    assert (got, hit) == (expected, False)
