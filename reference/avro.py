@@ -813,8 +813,9 @@ class SharedBlocks:
 
     def __init__(self, keep: int = 8) -> None:
         self.keep = keep
-        #: (schema text, byte length, record count) -> (the records' bytes, the records, where
-        #: each record ends in those bytes)
+        #: (schema text, byte length, record count) -> (the records' bytes, the records, how far
+        #: from the end of those bytes each record ends: the same for the records of a tail in
+        #: every file ending with it)
         self._tails: OrderedDict[tuple[bytes, int, int], tuple[bytes, list[Any], array[int]]] = OrderedDict()
         #: of the file decoded last that ended with a kept one: (that one's records, the number of
         #: records in front of them); None when the file decoded last ended with none
@@ -847,29 +848,30 @@ class SharedBlocks:
         count = sum(c for c, _ in parts)
         body = parts[0][1] if len(parts) == 1 else b"".join(b for _, b in parts)
         size = len(body)
-        for key, (t_body, t_records, t_ends) in reversed(self._tails.items()):
+        for key, (t_body, t_records, t_back) in reversed(self._tails.items()):
             t_text, t_size, t_count = key
             if t_text != text or t_size > size or t_count > count or not body.endswith(t_body):
                 continue
             front = size - t_size
             stream = io.BytesIO(body)
             out: list[Any] = []
-            ends = array("q")
+            ends = []
             for _ in range(count - t_count):
                 out.append(fastavro.schemaless_reader(stream, schema, None))
                 ends.append(stream.tell())
             if stream.tell() != front:
                 continue  # the records in front do not end where the tail begins
-            ends.extend(front + e for e in t_ends)
-            if not _blocks_end_with_records(parts, ends):
+            back = array("q", [size - e for e in ends])
+            back.extend(t_back)  # the tail's records end as far from the end as they did
+            if not _blocks_end_with_records(parts, back):
                 continue  # this file's blocks are not one run of these records
             self._tails.move_to_end(key)
             out.extend(t_records)
-            self._keep(text, count, body, out, ends)
+            self._keep(text, count, body, out, back)
             self.last_tail = (t_records, count - t_count)
             return out, True
         self.last_tail = None
-        out, ends, whole = [], array("q"), True
+        out, ends, whole = [], [], True
         at = 0
         for i, (c, b) in enumerate(parts):
             stream = io.BytesIO(b)
@@ -879,22 +881,24 @@ class SharedBlocks:
             whole = whole and (stream.tell() == len(b) or i == len(parts) - 1)
             at += len(b)
         if whole:  # every block but the last ends where its records do: one run of records
-            self._keep(text, count, body, out, ends)
+            self._keep(text, count, body, out, array("q", [size - e for e in ends]))
         return out, False
 
-    def _keep(self, text: bytes, count: int, body: bytes, records: list[Any], ends: array[int]) -> None:
-        self._tails[(text, len(body), count)] = (body, records, ends)
+    def _keep(self, text: bytes, count: int, body: bytes, records: list[Any], back: array[int]) -> None:
+        self._tails[(text, len(body), count)] = (body, records, back)
         if len(self._tails) > self.keep:
             self._tails.popitem(last=False)
 
 
-def _blocks_end_with_records(parts: list[tuple[int, bytes]], ends: array[int]) -> bool:
-    """Whether each block of ``parts`` but the last ends where its last record does in the run of
-    records ending at ``ends`` (so decoding the blocks one by one gives the same records)."""
+def _blocks_end_with_records(parts: list[tuple[int, bytes]], back: array[int]) -> bool:
+    """Whether each block of ``parts`` but the last ends where its last record does, the records
+    ending ``back`` bytes before the end of the blocks' data (so decoding the blocks one by one
+    gives the same records)."""
+    size = sum(len(b) for _, b in parts)
     at = seen = 0
     for c, b in parts[:-1]:
         at, seen = at + len(b), seen + c
-        if (ends[seen - 1] if seen else 0) != at:
+        if (size - back[seen - 1] if seen else 0) != at:
             return False
     return True
 
