@@ -34,7 +34,7 @@ from array import array
 from collections import OrderedDict
 from decimal import Context, Decimal
 from functools import lru_cache, singledispatch
-from typing import Any, BinaryIO, Callable, Iterable, Iterator
+from typing import Any, BinaryIO, Callable, Iterable, Iterator, TypeVar
 
 import fastavro
 
@@ -576,6 +576,19 @@ MAX_BLOCK_BYTES = 64 << 20
 """The largest data block the reader takes, stored or decompressed (a kit limit: Iceberg's writers
 flush a block at about 64 KB of records, so this is a thousand times what a real file holds)."""
 _CHUNK = 1 << 20
+_T = TypeVar("_T")
+
+#: what this module (and :mod:`reference.manifests`) keeps of a table's files by their text is
+#: kept only for texts of at most this many bytes (a header may hold 64 MiB)
+CACHED_TEXT_BYTES = 1 << 20
+
+
+def cached(fn: Callable[..., _T], *texts: bytes | str) -> Callable[..., _T]:
+    """``fn`` (an ``lru_cache``'d function) when ``texts`` are small enough to keep, else the
+    function it wraps, which keeps nothing."""
+    if sum(len(t) for t in texts) <= CACHED_TEXT_BYTES:
+        return fn
+    return fn.__wrapped__  # type: ignore[attr-defined, no-any-return]
 
 
 def _bounded_decompress(codec: bytes, data: bytes, where: str) -> bytes:
@@ -852,15 +865,10 @@ class SharedBlocks:
             t_text, t_size, t_count = key
             if t_text != text or t_size > size or t_count > count or not body.endswith(t_body):
                 continue
-            front = size - t_size
-            stream = io.BytesIO(body)
-            out: list[Any] = []
-            ends = []
-            for _ in range(count - t_count):
-                out.append(fastavro.schemaless_reader(stream, schema, None))
-                ends.append(stream.tell())
-            if stream.tell() != front:
+            got = _front_records(parts, schema, size - t_size, count - t_count)
+            if got is None:
                 continue  # the records in front do not end where the tail begins
+            out, ends = got
             back = array("q", [size - e for e in ends])
             back.extend(t_back)  # the tail's records end as far from the end as they did
             if not _blocks_end_with_records(parts, back):
@@ -880,7 +888,7 @@ class SharedBlocks:
                 ends.append(at + stream.tell())
             whole = whole and (stream.tell() == len(b) or i == len(parts) - 1)
             at += len(b)
-        if whole:  # every block but the last ends where its records do: one run of records
+        if whole and out:  # every block but the last ends where its records do: one run of records
             self._keep(text, count, body, out, array("q", [size - e for e in ends]))
         return out, False
 
@@ -888,6 +896,31 @@ class SharedBlocks:
         self._tails[(text, len(body), count)] = (body, records, back)
         if len(self._tails) > self.keep:
             self._tails.popitem(last=False)
+
+
+def _front_records(parts: list[tuple[int, bytes]], schema: Any, front: int, wanted: int
+                   ) -> tuple[list[Any], list[int]] | None:
+    """The ``wanted`` records in the first ``front`` bytes of the blocks ``parts`` and where each
+    ends, each block decoded by itself from its start as a block reader decodes it (never across
+    its end); None unless they end exactly at ``front`` and every block wholly in front holds
+    exactly its declared records."""
+    out: list[Any] = []
+    ends: list[int] = []
+    at = 0
+    for c, b in parts:
+        if at >= front:
+            break
+        limit = min(len(b), front - at)
+        stream = io.BytesIO(b)
+        k = 0
+        while k < c and stream.tell() < limit:
+            out.append(fastavro.schemaless_reader(stream, schema, None))
+            ends.append(at + stream.tell())
+            k += 1
+        if stream.tell() != limit or (limit == len(b) and k != c):
+            return None
+        at += len(b)
+    return (out, ends) if len(out) == wanted else None
 
 
 def _blocks_end_with_records(parts: list[tuple[int, bytes]], back: array[int]) -> bool:
@@ -914,10 +947,33 @@ def read_container_shared(path: str, shared: SharedBlocks
     shared.last_tail = None
     f, writer_schema, meta, head, blocks, (own, text) = _open_rebuilt(path)
     with f:
-        parts = list(blocks.bodies())
-    # the records list as kept (the caller does not change it)
-    records, tail = shared.decode(text, parts)
-    return writer_schema, meta, records, tail, own
+        parts: list[tuple[int, bytes]] = []
+        held = 0
+        bodies = blocks.bodies()
+        for part in bodies:
+            parts.append(part)
+            held += len(part[1])
+            if held > MAX_BLOCK_BYTES:
+                break
+        else:
+            # the records list as kept (the caller does not change it)
+            records, tail = shared.decode(text, parts)
+            return writer_schema, meta, records, tail, own
+        # more than a block's limit in all: each block decoded by itself as it is read, nothing
+        # kept (so the memory stays that of a block or two, as a block reader's)
+        schema = _fastavro_schema(text)
+        records = []
+        while parts:
+            c, b = parts.pop(0)
+            records += _block_records(schema, c, b)
+        for c, b in bodies:
+            records += _block_records(schema, c, b)
+    return writer_schema, meta, records, False, own
+
+
+def _block_records(schema: Any, count: int, body: bytes) -> list[Any]:
+    stream = io.BytesIO(body)
+    return [fastavro.schemaless_reader(stream, schema, None) for _ in range(count)]
 
 
 def _rebuilt_schema(text: bytes | None, drop: tuple[str, ...], inline: bool) -> tuple[AvroSchema, bytes]:
@@ -928,7 +984,7 @@ def _rebuilt_schema(text: bytes | None, drop: tuple[str, ...], inline: bool) -> 
     if text is None:
         _header_json({}, "avro.schema")  # raises KeyError as before: reported by the caller
     assert text is not None
-    rebuilt = _rebuilt_schema_of(text, drop, inline)
+    rebuilt = cached(_rebuilt_schema_of, text)(text, drop, inline)
     return json.loads(text.decode("utf-8")), rebuilt
 
 
@@ -963,13 +1019,22 @@ def _open_rebuilt(path: str, drop: tuple[str, ...] = ("logicalType",), inline: b
         if codec not in (b"null", b"deflate", b"snappy", b"zstandard", b"bzip2", b"xz", b"lz4"):
             raise SpecViolation("avro.unreadable", f"unknown codec {codec[:40]!r}", clause=CLAUSE,
                                 where="header avro.codec")
-        meta = {k: v.decode("utf-8", "replace") for k, v in header.items() if not k.startswith("avro.")}
+        meta = {}
+        for k, v in header.items():
+            try:  # Avro's metadata values are bytes; fastavro reads them as UTF-8 text
+                text_value = v.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise SpecViolation("avro.unreadable", f"header metadata {k!r} is not UTF-8 text: {e}",
+                                    clause=CLAUSE, where=f"header {k}") from None
+            if not k.startswith("avro."):
+                meta[k] = text_value
         # fastavro reads a rebuilt stream: the header with logical types removed from the schema (so
         # values come back in their physical encoding: days, micros, unscaled bytes) and codec null,
         # then the blocks as this module decompressed them.
         texts = (header["avro.schema"], rebuilt_schema)
         head = io.BytesIO()
-        head.write(_rebuilt_header(tuple(header.items()), rebuilt_schema))
+        items = tuple(header.items())
+        head.write(cached(_rebuilt_header, rebuilt_schema, *(v for _, v in items))(items, rebuilt_schema))
         f.seek(body_at)
         sync = f.read(16)
         if len(sync) != 16:
@@ -1001,7 +1066,7 @@ def _chain(head: bytes, blocks: _Blocks) -> Iterable[bytes]:
 def _fastavro_schema(text: bytes) -> Any:
     """fastavro's parsed form of a rebuilt writer schema (:func:`_parsed_text`, once per text)."""
     try:
-        return _parsed_text(text)
+        return cached(_parsed_text, text)(text)
     except Exception as e:  # noqa: BLE001 - fastavro's schema parser raises anything
         raise SpecViolation("avro.unreadable", f"avro.schema does not parse: {type(e).__name__}: "
                             f"{str(e)[:200]}", clause=CLAUSE, where="header avro.schema") from None
@@ -1009,7 +1074,7 @@ def _fastavro_schema(text: bytes) -> Any:
 
 @lru_cache(maxsize=32)
 def _parsed_text(text: bytes) -> Any:
-    return fastavro.parse_schema(json.loads(text), _write_hint=False)
+    return fastavro.parse_schema(json.loads(text))  # marked parsed: the reader takes it as it is
 
 
 def _records(f: BinaryIO, parsed: Any, blocks: _Blocks) -> Iterable[dict[str, Any]]:

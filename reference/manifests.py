@@ -32,14 +32,15 @@ import json
 import math
 import os
 import struct
+import threading
 from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from itertools import islice
 from typing import Any, Callable, Generic, Iterable, Iterator, Literal, overload, Sequence, TypeVar
 
 from .avro import (
-    AvroSchema, _Namer, decode_value, encode_value, from_avro, read_container, read_container_shared,
-    read_container_text,
+    AvroSchema, _Namer, cached, CACHED_TEXT_BYTES, decode_value, encode_value, from_avro, read_container,
+    read_container_shared, read_container_text,
     SharedBlocks, struct_fields_to_avro, write_container,
 )
 from .errors import SpecViolation
@@ -423,7 +424,7 @@ def _check_schema_ids(schema: AvroSchema, path: str, record: str, findings: list
     except (TypeError, ValueError, RecursionError):
         problems = _schema_id_problems_of(schema, record)
     else:
-        problems = _schema_id_problems(key, record)  # a table's files share a few schemas
+        problems = cached(_schema_id_problems, key)(key, record)  # a table's files share a few schemas
     findings.extend(_finding(rule, detail, clause, path, where) for rule, detail, clause, where in problems)
 
 
@@ -508,19 +509,25 @@ class _CheckedOnce(Generic[_Out]):
     def __init__(self, keep: int = 32) -> None:
         self.keep = keep
         self._got: dict[Any, tuple[_Out, tuple[Finding, ...]]] = {}
+        self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._got)
 
     def clear(self) -> None:
-        self._got.clear()
+        with self._lock:
+            self._got.clear()
 
-    def get(self, key: Any, writer_schema: AvroSchema, check: Callable[[AvroSchema, list[Finding]], _Out],
-            path: str, findings: list[Finding]) -> _Out:
+    def get(self, key: tuple[Any, ...] | None, writer_schema: AvroSchema,
+            check: Callable[[AvroSchema, list[Finding]], _Out], path: str, findings: list[Finding]) -> _Out:
         """``check(schema, findings)`` of the schema (a copy of its own, which what it returns may
-        keep parts of, whatever the caller does with its schema), once per ``key`` (None: every
+        keep parts of, whatever the caller does with its schema), once per ``key`` (None, or a key
+        whose texts are longer than :data:`~reference.avro.CACHED_TEXT_BYTES` together: every
         time); its findings are appended to ``findings`` at ``path``."""
-        got = self._got.pop(key, None) if key is not None else None
+        if key is not None and sum(len(t) for t in _texts(key)) > CACHED_TEXT_BYTES:
+            key = None
+        with self._lock:
+            got = self._got.get(key) if key is not None else None
         if got is None:
             found: list[Finding] = []
             try:
@@ -529,11 +536,22 @@ class _CheckedOnce(Generic[_Out]):
                 kept = writer_schema
             got = (check(kept, found), tuple(found))
         if key is not None:
-            self._got[key] = got  # the most recent last
-            if len(self._got) > self.keep:
-                del self._got[next(iter(self._got))]
+            with self._lock:
+                self._got.pop(key, None)
+                self._got[key] = got  # the most recent last
+                while len(self._got) > self.keep:
+                    del self._got[next(iter(self._got))]
         findings.extend(replace(f, file=path) for f in got[1])
         return got[0]
+
+
+def _texts(value: Any) -> Iterator[str | bytes]:
+    """The strings and bytes in a key of nested tuples."""
+    if isinstance(value, (str, bytes)):
+        yield value
+    elif isinstance(value, tuple):
+        for v in value:
+            yield from _texts(v)
 
 
 #: what :func:`manifest_header` found, by the writer schema's text, the header and the version asked for
@@ -689,7 +707,7 @@ def _check_header(meta: dict[str, str], version: int, path: str) -> list[Finding
             out.append(_finding("manifests.header-id", f"{key} is {v[:40]!r}{'...' if len(v) > 40 else ''}, not an "
                                 "int id as a string", CLAUSE_METADATA, path, key))
     if "schema" in meta:
-        why = _struct_of(meta["schema"])
+        why = cached(_struct_of, meta["schema"])(meta["schema"])
         if isinstance(why, str):
             out.append(_finding("manifests.header-schema", f"schema is not a table schema in JSON: {why}",
                                 CLAUSE_METADATA, path, "schema"))
@@ -919,7 +937,7 @@ def entry_schema(version: int, meta: dict[str, str], ptype: StructType, path: st
     elif "schema" in meta:
         text = meta["schema"]
     if text is not None:
-        parsed = _struct_of(text)
+        parsed = cached(_struct_of, text)(text)
         schema = None if isinstance(parsed, str) else parsed
     spec_fields: list[dict[str, Any]] | None = None
     if context and context.partition_spec is not None:
@@ -986,7 +1004,7 @@ def _columns_of(text: str) -> tuple[Any, dict[int, tuple[str, str, bool]]] | Non
         doc = json.loads(text)
     except _SHAPE_ERRORS:
         return None
-    parsed = _struct_of(text)
+    parsed = cached(_struct_of, text)(text)
     if isinstance(parsed, str) or not isinstance(doc, dict):
         return None
     return doc.get("schema-id"), _columns(parsed)
@@ -1011,7 +1029,7 @@ def header_schema_problem(meta: dict[str, str], schemas: dict[int, Any], last_co
     header), or, without such a schema, it holds field ids above the table's last-column-id (the
     highest id the table ever assigned). ``None``: no difference seen, or the header is not
     readable (reported as such by the header checks)."""
-    read = _columns_of(meta["schema"])
+    read = cached(_columns_of, meta["schema"])(meta["schema"])
     if read is None:  # a header that does not parse is reported by the header checks
         return None
     sid, mine = read
@@ -1021,7 +1039,8 @@ def header_schema_problem(meta: dict[str, str], schemas: dict[int, Any], last_co
     table = schemas.get(sid) if sid is not None else None
     if isinstance(table, dict):
         try:
-            got = _columns_of(json.dumps({"type": "struct", "fields": table.get("fields")}))
+            fields_text = json.dumps({"type": "struct", "fields": table.get("fields")})
+            got = cached(_columns_of, fields_text)(fields_text)
         except (TypeError, ValueError, RecursionError):
             return None
         if got is None:

@@ -10,6 +10,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from iceberg_conformance.reference import manifests as m
 from iceberg_conformance.reference.avro import _read_header, read_container, with_header
 
@@ -77,3 +79,64 @@ def test_a_list_header_checked_once_is_reported_at_each_list(tmp_path: Path) -> 
     got = [sorted((f.rule, f.file) for f in m.read_manifest_list(str(p), 2)[1]) for p in lists]
     assert got == [[("manifests.record-name", str(p))] for p in lists[:2]] + [[]]
     assert len(m._LIST_HEADERS) == 2  # two schemas, each checked once
+
+
+def test_header_metadata_that_is_not_utf8_is_unreadable(tmp_path: Path) -> None:
+    """fastavro reads every header value as UTF-8 text, and fails on one that is not: the file
+    is reported unreadable at that key, a manifest's and a list's alike."""
+    for name, key, read in (("v2-data.avro", "content", m.read_manifest), ("v2-data.avro", "x-writer", m.read_manifest),
+                            ("v2-list.avro", "x-writer", m.read_manifest_list)):
+        path = tmp_path / f"{key}-{name}"
+        path.write_bytes(with_header((FILES / name).read_bytes(), {key: b"caf\xe9"}))
+        entries, findings = read(str(path), 2)
+        rule = "avro.unreadable" if read is m.read_manifest else "avro.list-unreadable"
+        assert entries == [] and [(f.rule, f.location) for f in findings] == [(rule, f"header {key}")], findings
+
+
+def test_a_header_too_large_to_keep_is_checked_each_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What is kept by a header's text is kept only for small headers (a header may hold 64 MiB):
+    a larger one is checked again for each file, with the same findings."""
+    from iceberg_conformance.reference import avro
+
+    monkeypatch.setattr(m, "CACHED_TEXT_BYTES", 1000)
+    monkeypatch.setattr(avro, "CACHED_TEXT_BYTES", 1000)
+    m._HEADERS.clear()
+    avro._rebuilt_header.cache_clear()
+    paths = []
+    for i in range(2):
+        paths.append(tmp_path / f"m{i}.avro")
+        paths[-1].write_bytes(with_header((FILES / "v2-data-renamed.avro").read_bytes(), {"x-pad": b"p" * 2000}))
+    assert [_rules(p) for p in paths] == [[("manifests.record-name", str(p))] for p in paths]
+    assert len(m._HEADERS) == 0 and avro._rebuilt_header.cache_info().currsize == 0
+
+
+def test_headers_checked_from_threads() -> None:
+    """The keeper of what headers gave is shared by a process's threads: more headers than it
+    keeps, from four threads switching as often as Python lets them, each get what its own
+    check gives, and nothing raises."""
+    import sys
+    import threading
+
+    once: m._CheckedOnce[int] = m._CheckedOnce(keep=4)
+    wrong: list[object] = []
+
+    def work(offset: int) -> None:
+        try:
+            for i in range(20000):
+                k = (i * 7 + offset) % 50
+                if once.get((str(k),), {}, lambda _s, _f, k=k: k * 10, "p", []) != k * 10:
+                    wrong.append(k)
+        except Exception as e:  # noqa: BLE001 - the test reports whatever a thread raised
+            wrong.append(e)
+
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(before)
+    assert wrong == [] and len(once) <= 4, wrong[:3]

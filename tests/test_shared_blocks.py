@@ -180,3 +180,80 @@ def _assert_read_as_a_block_reader_reads(before: str, path: str) -> None:
     except Exception:  # noqa: BLE001
         got, hit = "does not decode", False
     assert (got, hit) == (expected, False)
+
+
+_ARRAY_OF_NULLS = {"type": "record", "name": "r", "fields": [
+    {"name": "x", "type": ["null", {"type": "array", "items": "null"}], "default": None},
+    {"name": "n", "type": "long"}]}
+
+
+def _generic(path: Path, parts: list[tuple[int, bytes]]) -> str:
+    """A container of ``_ARRAY_OF_NULLS`` records with the blocks ``parts`` (codec null)."""
+    from iceberg_conformance.reference.avro import _header_bytes, _zigzag
+
+    sync = bytes(range(16))
+    head = _header_bytes({"avro.schema": json.dumps(_ARRAY_OF_NULLS).encode(), "avro.codec": b"null"}) + sync
+    path.write_bytes(head + b"".join(_zigzag(c) + _zigzag(len(b)) + b + sync for c, b in parts))
+    return str(path)
+
+
+def _encoded(n: int) -> bytes:
+    import io
+
+    import fastavro
+
+    out = io.BytesIO()
+    fastavro.schemaless_writer(out, fastavro.parse_schema(_ARRAY_OF_NULLS), {"x": None, "n": n})
+    return out.getvalue()
+
+
+def test_the_records_in_front_are_never_read_across_a_block_s_end(tmp_path: Path) -> None:
+    """The bytes after a block's records are never decoded (a block reader skips them): here
+    they declare an array of 2**62 nulls, which fastavro would go on appending for minutes and
+    gigabytes. Run in a child with 10 s and 1 GiB, so that a regression fails instead of
+    taking the machine."""
+    import subprocess
+    import sys
+    import textwrap
+
+    kept = _generic(tmp_path / "kept.avro", [(1, _encoded(0))])
+    junk = b"\x02" + b"\xfe\xff\xff\xff\xff\xff\xff\xff\x7f"  # the array branch, then ~2**62 items
+    later = _generic(tmp_path / "later.avro", [(1, _encoded(2) + junk), (2, _encoded(1) + _encoded(0))])
+    code = textwrap.dedent(f"""
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+        from iceberg_conformance.reference.avro import SharedBlocks, read_container, read_container_shared
+        blocks = SharedBlocks()
+        read_container_shared({kept!r}, blocks)
+        _s, _m, got, hit, _t = read_container_shared({later!r}, blocks)
+        assert (got, hit) == (read_container({later!r})[2], False), got
+        print([r["n"] for r in got])
+    """)
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=10)
+    assert run.returncode == 0 and run.stdout.strip() == "[2, 1, 0]", run.stderr[-2000:]
+
+
+def test_a_list_bigger_than_a_block_is_read_block_by_block_and_not_kept(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A list whose blocks hold more than a block's limit together is not held whole: each block
+    is decoded as it is read, and nothing of it is kept (the memory stays a block's)."""
+    from iceberg_conformance.reference import avro
+
+    parts = [(2, _encoded(2 * i + 1) + _encoded(2 * i)) for i in range(4)]
+    path = _generic(tmp_path / "big.avro", parts)
+    size = sum(len(b) for _, b in parts)
+    monkeypatch.setattr(avro, "MAX_BLOCK_BYTES", size - 1)  # each block is under it, all four over it
+    blocks = SharedBlocks()
+    _s, _m, got, hit, _t = read_container_shared(path, blocks)
+    assert [r["n"] for r in got] == [1, 0, 3, 2, 5, 4, 7, 6] and not hit
+    assert not blocks._tails
+    monkeypatch.setattr(avro, "MAX_BLOCK_BYTES", size)
+    read_container_shared(path, blocks)
+    assert len(blocks._tails) == 1
+
+
+def test_a_list_without_records_is_not_kept(tmp_path: Path) -> None:
+    """Every list ends with the bytes of an empty one: it is no tail to match."""
+    blocks = SharedBlocks()
+    read_container_shared(_generic(tmp_path / "empty.avro", [(0, b"")]), blocks)
+    assert not blocks._tails
