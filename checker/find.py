@@ -94,7 +94,7 @@ def absent(path: str) -> tuple[str, str] | None:
     try:
         mode = os.stat(path).st_mode
     except (OSError, ValueError):
-        if not arrived(path):
+        if not waited_for(path):
             return "files.missing", "does not exist"
         try:
             mode = os.stat(path).st_mode
@@ -126,7 +126,7 @@ def watch(directory: str) -> None:
     _FILLING.add(os.path.normpath(os.path.abspath(directory)))
 
 
-def arrived(path: str) -> bool:
+def waited_for(path: str) -> bool:
     """Whether ``path``, not there when asked, is there after waiting for the copy filling its
     directory (False at once when no copy is filling it)."""
     if not _FILLING:

@@ -26,6 +26,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from iceberg_conformance.checker.rewrite import AvroFile
+from iceberg_conformance.reference.metadata import GZIP_SUFFIXES, read_metadata_bytes
 from iceberg_conformance.reference.puffin import read_puffin
 
 PUFFIN_MAGIC = b"PFA1"
@@ -99,17 +100,13 @@ def _under(recorded: Any, location: str) -> str | None:
     return os.path.normpath(recorded[len(location):].lstrip("/"))
 
 
-def _gzipped(name: str) -> bool:
-    """Whether a metadata file of this name is GZIP-compressed (``.gz.metadata.json``,
-    ``.metadata.json.gz``)."""
-    return name.endswith(".gz") or ".gz." in name
-
-
 def _read_metadata(path: str) -> Any:
-    """A metadata file's JSON (decompressed when its name says GZIP)."""
-    with open(path, "rb") as fh:
-        raw = fh.read()
-    return json.loads(gzip.decompress(raw) if _gzipped(os.path.basename(path)) else raw)
+    """A metadata file's JSON, read as the kit reads one (:func:`~reference.metadata.read_metadata_bytes`:
+    GZIP decompressed, within the size limit); ValueError naming the file when it does not read."""
+    data, findings = read_metadata_bytes(path)
+    if data is None:
+        raise ValueError(f"{path}: {'; '.join(str(f) for f in findings) or 'does not read'}")
+    return json.loads(data)
 
 
 def _recorded_location(meta: str, old: str) -> str:
@@ -190,4 +187,4 @@ def relocate_table(src: str, dst: str, old: str, new: str) -> None:
         doc = _swap(_read_metadata(local), old, new)
         out = json.dumps(doc, indent=2).encode("utf-8")
         with open(local, "wb") as f:
-            f.write(gzip.compress(out, mtime=0) if _gzipped(name) else out)
+            f.write(gzip.compress(out, mtime=0) if name.endswith(GZIP_SUFFIXES) else out)

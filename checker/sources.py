@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from iceberg_conformance.checker.check import check_table, TableResult
-from iceberg_conformance.checker.plan import Unit
 from iceberg_conformance.checker.find import Current, find_current, local_path, Locator, newer_metadata
+from iceberg_conformance.checker.plan import Unit
 from iceberg_conformance.checker.stores import (
     arrive, arrived, findings_by_uri, is_store_uri, name_by_uri, prioritize, remove, scheme_of, spool, Spooled,
     StoreError,
